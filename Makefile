@@ -1,0 +1,45 @@
+# Muster. `make` alone lists the targets.
+.DEFAULT_GOAL := help
+SHELL := /bin/bash
+PYTHON ?= python3
+VENV := .venv
+PY := $(VENV)/bin/python
+STAMP := $(VENV)/.installed
+NAME ?= bridge
+PAPER ?= a4
+
+.PHONY: help scenario all test clean distclean check-system
+
+help: ## list the targets
+	@echo "Muster: YAML scenarios in, print-ready PDF packs out."
+	@echo
+	@grep -E '^[a-z][a-z-]*:.*## ' $(MAKEFILE_LIST) | awk -F':.*## ' '{printf "  make %-22s %s\n", $$1, $$2}'
+
+check-system:
+	@$(PYTHON) tools/check_system.py
+
+$(STAMP): pyproject.toml tools/check_system.py
+	@$(PYTHON) tools/check_system.py
+	@test -x $(PY) || $(PYTHON) -m venv $(VENV)
+	@$(PY) -m pip install --quiet --disable-pip-version-check --upgrade pip
+	@$(PY) -m pip install --quiet --disable-pip-version-check -e '.[test]'
+	@touch $(STAMP)
+
+install: $(STAMP) ## create .venv and install Muster with its test tools
+
+scenario: $(STAMP) ## build output/NAME/NAME.pdf and NAME-cards.pdf (NAME=bridge PAPER=a4|letter)
+	@if ! [[ "$(NAME)" =~ ^[A-Za-z0-9][A-Za-z0-9_-]{0,63}$$ ]]; then echo "make scenario: NAME must be a plain scenario name such as bridge (got '$(NAME)')" >&2; exit 2; fi
+	@test -f scenarios/$(NAME).yaml || { echo "make scenario: no scenarios/$(NAME).yaml; the scenarios are: $$(cd scenarios && ls *.yaml | sed 's/\.yaml$$//' | tr '\n' ' ')" >&2; exit 2; }
+	@$(PY) -m generator build scenarios/$(NAME).yaml --out output --paper $(PAPER)
+
+all: $(STAMP) ## build every scenario in scenarios/
+	@for f in scenarios/*.yaml; do $(PY) -m generator build $$f --out output --paper $(PAPER) || exit 1; done
+
+test: $(STAMP) ## run the whole test suite
+	@$(PY) -m pytest
+
+clean: ## remove output/
+	rm -rf output
+
+distclean: clean ## remove output/ and .venv
+	rm -rf $(VENV)

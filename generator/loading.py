@@ -1,0 +1,250 @@
+"""Safe YAML loading that keeps the line and column of every value, for messages that point at the spot."""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import yaml
+
+from .errors import InputProblems, Problem
+
+MAX_BYTES = 1024 * 1024  # a scenario is a page or two of YAML; a megabyte is a bad file, not a big game
+MAX_DEPTH = 40
+MAX_NODES = 100_000
+MAX_INT_DIGITS = 18
+
+PathT = tuple  # a key path such as ("sides", 0, "teams", 1)
+
+
+def path_str(path: PathT) -> str:
+    """("sides", 0, "teams") -> "sides[0].teams"."""
+    out = ""
+    for part in path:
+        if isinstance(part, int):
+            out += f"[{part}]"
+        else:
+            out += ("." if out else "") + str(part)
+    return out
+
+
+@dataclass
+class Document:
+    """One loaded YAML file: plain Python data plus the position of every value and key."""
+
+    file: str
+    data: Any
+    marks: dict = field(default_factory=dict)  # path -> (line, col) of the value
+    key_marks: dict = field(default_factory=dict)  # path -> (line, col) of the key naming it
+    source: bytes = b""  # the file's bytes, for a seed derived from them
+
+    @property
+    def folder(self) -> Path:
+        return Path(self.file).resolve().parent
+
+    def where(self, path: PathT, key: bool = False) -> tuple[int, int]:
+        """The position of a value (or of its key), falling back to the nearest ancestor."""
+        path = tuple(path)
+        while True:
+            if key and path in self.key_marks:
+                return self.key_marks[path]
+            if path in self.marks:
+                return self.marks[path]
+            if not path:
+                return (1, 1)
+            path = path[:-1]
+
+    def problem(self, path: PathT, message: str, key: bool = False) -> Problem:
+        line, col = self.where(path, key)
+        return Problem(self.file, line, col, path_str(path), message)
+
+
+# The YAML 1.2 core schema, not PyYAML's 1.1 one: `NO`, `on` and `y` stay text, dates stay text,
+# `010` is ten, not eight. A scenario author never means Norway to be false.
+_CORE = [
+    ("tag:yaml.org,2002:bool", re.compile(r"^(?:true|True|TRUE|false|False|FALSE)$"), list("tTfF")),
+    ("tag:yaml.org,2002:null", re.compile(r"^(?:~|null|Null|NULL|)$"), ["~", "n", "N", ""]),
+    (
+        "tag:yaml.org,2002:int",
+        re.compile(r"^(?:[-+]?[0-9]+|0o[0-7]+|0x[0-9a-fA-F]+)$"),
+        list("-+0123456789"),
+    ),
+    (
+        "tag:yaml.org,2002:float",
+        re.compile(r"^(?:[-+]?(?:\.[0-9]+|[0-9]+(?:\.[0-9]*)?)(?:[eE][-+]?[0-9]+)?|[-+]?\.(?:inf|Inf|INF)|\.(?:nan|NaN|NAN))$"),
+        list("-+0123456789."),
+    ),
+]
+_ALLOWED_TAGS = {
+    "tag:yaml.org,2002:" + t for t in ("str", "int", "float", "bool", "null", "seq", "map")
+}
+
+
+class _Refused(Exception):
+    def __init__(self, mark, message):
+        super().__init__(message)
+        self.mark = mark
+        self.message = message
+
+
+class _Loader(yaml.SafeLoader):
+    """PyYAML's safe composer with the core schema, and no anchors, aliases or deep nesting."""
+
+    yaml_implicit_resolvers: dict = {}
+
+    def __init__(self, stream):
+        super().__init__(stream)
+        self._depth = 0
+        self._nodes = 0
+
+    def compose_node(self, parent, index):
+        event = self.peek_event()
+        if isinstance(event, yaml.AliasEvent):
+            raise _Refused(event.start_mark, f"aliases (*{event.anchor}) are not allowed; write the value out")
+        if getattr(event, "anchor", None):
+            raise _Refused(event.start_mark, f"anchors (&{event.anchor}) are not allowed; write the value out")
+        self._nodes += 1
+        if self._nodes > MAX_NODES:
+            raise _Refused(event.start_mark, f"the file has more than {MAX_NODES} values")
+        self._depth += 1
+        if self._depth > MAX_DEPTH:
+            raise _Refused(event.start_mark, f"nesting deeper than {MAX_DEPTH} levels")
+        try:
+            return super().compose_node(parent, index)
+        finally:
+            self._depth -= 1
+
+
+for _tag, _regexp, _first in _CORE:
+    _Loader.add_implicit_resolver(_tag, _regexp, _first)
+
+
+def _pos(mark) -> tuple[int, int]:
+    return (mark.line + 1, mark.column + 1)
+
+
+class _Builder:
+    """Turns composed nodes into plain data, recording positions and every problem met."""
+
+    def __init__(self, file: str):
+        self.doc = Document(file, None)
+        self.problems: list[Problem] = []
+
+    def refuse(self, mark, path, message):
+        line, col = _pos(mark)
+        self.problems.append(Problem(self.doc.file, line, col, path_str(path), message))
+
+    def build(self, node, path: PathT):
+        self.doc.marks[path] = _pos(node.start_mark)
+        if node.tag not in _ALLOWED_TAGS:
+            self.refuse(node.start_mark, path, f"the tag {node.tag!r} is not allowed; plain values only")
+            return None
+        if isinstance(node, yaml.MappingNode):
+            out: dict = {}
+            for key_node, value_node in node.value:
+                if not isinstance(key_node, yaml.ScalarNode):
+                    self.refuse(key_node.start_mark, path, "a key must be a plain name")
+                    continue
+                key = key_node.value
+                if key in out:
+                    first = self.doc.key_marks[path + (key,)]
+                    self.refuse(
+                        key_node.start_mark,
+                        path + (key,),
+                        f"duplicate key {key!r} (first at line {first[0]})",
+                    )
+                    continue
+                self.doc.key_marks[path + (key,)] = _pos(key_node.start_mark)
+                out[key] = self.build(value_node, path + (key,))
+            return out
+        if isinstance(node, yaml.SequenceNode):
+            return [self.build(item, path + (i,)) for i, item in enumerate(node.value)]
+        return self.scalar(node, path)
+
+    def scalar(self, node, path):
+        text, tag = node.value, node.tag
+        if tag.endswith(":null"):
+            return None
+        if tag.endswith(":bool"):
+            return text.lower() == "true"
+        if tag.endswith(":int"):
+            digits = text.lstrip("+-")
+            if len(digits) > MAX_INT_DIGITS:
+                self.refuse(node.start_mark, path, f"the number {text[:24]}... is far too large")
+                return None
+            try:
+                if digits.startswith("0o"):
+                    value = int(digits[2:], 8)
+                elif digits.startswith("0x"):
+                    value = int(digits[2:], 16)
+                else:
+                    value = int(digits, 10)
+            except ValueError:
+                self.refuse(node.start_mark, path, f"{text!r} is not a number")
+                return None
+            return -value if text.startswith("-") else value
+        if tag.endswith(":float"):
+            value = float(text.replace(".inf", "inf").replace(".Inf", "inf").replace(".INF", "inf"))
+            if value != value or value in (float("inf"), float("-inf")):
+                self.refuse(node.start_mark, path, f"{text!r} is not a usable number")
+                return None
+            return value
+        return text
+
+
+def load_text(text: str, file: str) -> Document:
+    """Parse YAML text into a Document, or raise InputProblems naming every spot."""
+    builder = _Builder(file)
+    try:
+        loader = _Loader(text)
+        try:
+            node = loader.get_single_node()
+        finally:
+            loader.dispose()
+    except _Refused as err:
+        raise InputProblems([Problem(file, *_pos(err.mark), "", err.message)]) from None
+    except yaml.MarkedYAMLError as err:
+        mark = err.problem_mark or err.context_mark
+        line, col = _pos(mark) if mark else (1, 1)
+        what = " ".join(x for x in (err.context, err.problem) if x)
+        raise InputProblems([Problem(file, line, col, "", f"not valid YAML: {what}")]) from None
+    except yaml.YAMLError as err:  # reader errors: control characters and the like
+        mark = getattr(err, "position", None)
+        raise InputProblems([Problem(file, 1, 1, "", f"not valid YAML: {err}")]) from None
+    except RecursionError:
+        raise InputProblems([Problem(file, 1, 1, "", f"nesting deeper than {MAX_DEPTH} levels")]) from None
+    if node is None:
+        raise InputProblems([Problem(file, 1, 1, "", "the file is empty")])
+    data = builder.build(node, ())
+    if builder.problems:
+        raise InputProblems(builder.problems)
+    builder.doc.data = data
+    builder.doc.source = text.encode("utf-8")
+    return builder.doc
+
+
+def load_file(path: str | Path) -> Document:
+    """Read and parse one YAML file, refusing what is not a small UTF-8 text file."""
+    name = str(path)
+    p = Path(path)
+    try:
+        if not p.is_file():
+            raise InputProblems([Problem(name, 0, 0, "", "no such file" if not p.exists() else "not a regular file")])
+        with p.open("rb") as handle:
+            raw = handle.read(MAX_BYTES + 1)
+    except OSError as err:
+        raise InputProblems([Problem(name, 0, 0, "", f"cannot be read: {err.strerror}")]) from None
+    if len(raw) > MAX_BYTES:
+        raise InputProblems([Problem(name, 1, 1, "", f"the file is larger than {MAX_BYTES // 1024} KiB")])
+    try:
+        text = raw.decode("utf-8-sig")
+    except UnicodeDecodeError as err:
+        before = raw[: err.start]
+        line = before.count(b"\n") + 1
+        col = err.start - (before.rfind(b"\n") + 1) + 1
+        raise InputProblems([Problem(name, line, col, "", "the file is not UTF-8 text")]) from None
+    doc = load_text(text, name)
+    doc.source = raw
+    return doc

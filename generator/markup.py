@@ -1,0 +1,55 @@
+"""Scenario prose: Markdown to HTML with raw HTML, links and outside pictures neutralised by an allowlist."""
+
+from __future__ import annotations
+
+import re
+
+import markdown
+import markupsafe
+import nh3
+
+TAGS = {"p", "em", "strong", "ul", "ol", "li", "h3", "h4", "blockquote", "code", "br", "hr", "img", "table", "thead", "tbody", "tr", "th", "td"}
+ATTRIBUTES = {"img": {"src", "alt"}, "th": {"align"}, "td": {"align"}}
+_SAFE_SRC = re.compile(r"[A-Za-z0-9_][A-Za-z0-9_.\-/ ]*\.(?:png|jpe?g|gif|svg|webp)", re.IGNORECASE)
+MAX_NESTING = 12  # list/quote depth; deeper Markdown is pathological, not prose
+
+
+def _keep_attribute(tag: str, attr: str, value: str) -> str | None:
+    # Pictures only from the scenario's own folder: a plain relative path, no scheme, no "..".
+    if tag == "img" and attr == "src":
+        if not _SAFE_SRC.fullmatch(value) or ".." in value.split("/") or "//" in value:
+            return None
+    return value
+
+
+def _prepare(text: str) -> str:
+    # Escape raw HTML before Markdown sees it, so a <script> prints as text and never runs a parser path.
+    text = text.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")
+    # Headings in a briefing sit under the pack's own headings: # and ## become level 3.
+    return re.sub(r"^#{1,2}(?=\s)", "###", text, flags=re.MULTILINE)
+
+
+def to_html(text: str) -> markupsafe.Markup:
+    """Render a Markdown field to sanitised HTML ready to drop into a template."""
+    html = markdown.markdown(_prepare(text), extensions=["tables", "sane_lists"], output_format="html")
+    clean = nh3.clean(
+        html,
+        tags=TAGS,
+        attributes=ATTRIBUTES,
+        attribute_filter=_keep_attribute,
+        link_rel=None,
+        url_schemes=set(),
+        strip_comments=True,
+    )
+    return markupsafe.Markup(clean)
+
+
+def nesting_depth(text: str) -> int:
+    """How deep lists and quotes go, judged from indentation and '>' runs (cheap, before rendering)."""
+    deepest = 0
+    for line in text.splitlines():
+        stripped = line.lstrip(" \t")
+        indent = len(line) - len(stripped)
+        quotes = len(re.match(r"[> ]*", stripped).group().replace(" ", ""))
+        deepest = max(deepest, indent // 2 + quotes)
+    return deepest

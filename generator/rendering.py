@@ -1,0 +1,64 @@
+"""The Jinja environment: autoescape, StrictUndefined, and the filters that format numbers for paper."""
+
+from __future__ import annotations
+
+from fractions import Fraction
+from functools import lru_cache
+from pathlib import Path
+
+import jinja2
+
+from .tables import frac_str
+
+ROOT = Path(__file__).resolve().parent.parent
+TEMPLATES = ROOT / "templates"
+
+
+def pct(value, places: int = 1) -> str:
+    """A chance for the printed page: '44.4%'; certainties and impossibilities print exactly."""
+    value = Fraction(value)
+    if value == 0:
+        return "0%"
+    if value == 1:
+        return "100%"
+    text = f"{float(value) * 100:.{places}f}"
+    # never round a real chance to look certain or impossible
+    if text == f"{100:.{places}f}":
+        return ">" + f"{100 - 10 ** -places:.{places}f}%"
+    if float(text) == 0:
+        return "<" + f"{10 ** -places:.{places}f}%"
+    return text + "%"
+
+
+def signed(value) -> str:
+    """+2, 0, −3 (a true minus sign, which reads better in print than a hyphen)."""
+    value = int(value)
+    return f"+{value}" if value > 0 else ("0" if value == 0 else f"\u2212{-value}")
+
+
+def decimal(value, places: int = 2) -> str:
+    return f"{float(Fraction(value)):.{places}f}"
+
+
+@lru_cache(maxsize=1)
+def environment() -> jinja2.Environment:
+    env = jinja2.Environment(
+        loader=jinja2.FileSystemLoader(str(TEMPLATES)),
+        autoescape=True,
+        undefined=jinja2.StrictUndefined,
+        trim_blocks=True,
+        lstrip_blocks=True,
+        auto_reload=False,
+    )
+    env.filters.update(pct=pct, frac=frac_str, signed=signed, decimal=decimal)
+    return env
+
+
+def render(template: str, **context) -> str:
+    try:
+        return environment().get_template(template).render(**context)
+    except jinja2.TemplateError as err:
+        from .errors import RenderError
+
+        where = f" (line {err.lineno})" if getattr(err, "lineno", None) else ""
+        raise RenderError(f"template {template}{where}: {err}") from err

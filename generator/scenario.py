@@ -1,0 +1,138 @@
+"""The system-agnostic part of a scenario: its common keys, the side styles, and validation in two passes."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from . import systems
+from .decks import SEED_MAX
+from .errors import InputProblems, Problem
+from .loading import Document
+from .markup import MAX_NESTING, nesting_depth
+from .schema import INVALID, Checker, Choice, Int, Key, ListOf, Markdown, Record, Str
+from .systems.base import System
+
+# Sides are told apart by colour and by shape and pattern, so a grayscale print still works.
+# The shape and pattern follow the side's place in the list; the colour may be chosen by name.
+PALETTE = {
+    "blue": "#2c5d9b",
+    "red": "#b0352b",
+    "green": "#3b7a35",
+    "ochre": "#a97a12",
+    "purple": "#6a4a9a",
+    "teal": "#1f7a7a",
+    "grey": "#5a5a5a",
+    "brown": "#7a4a26",
+}
+SHAPES = ["circle", "triangle", "square", "diamond", "pentagon", "hexagon", "star", "cross"]
+PATTERNS = ["hatch", "crosshatch", "dots", "horizontal", "vertical", "zigzag", "grid", "rings"]
+NAME_PATTERN = r"[^\x00-\x1f<>{}\\]+"
+
+
+def common_side_keys() -> list[Key]:
+    return [
+        Key("name", Str(60, NAME_PATTERN, "a side name (no control characters, < > { } or \\)"), "The side's name as printed."),
+        Key("colour", Choice(list(PALETTE), "a colour, one of"), "The side's colour; its shape and pattern follow its place in the list.", required=False),
+        Key("briefing", Markdown(), "Orders for this side only (Markdown), printed with its roster.", required=False, default=""),
+    ]
+
+
+def common_keys(system: System) -> list[Key]:
+    side = Record(common_side_keys() + system.side_keys())
+    return [
+        Key("title", Str(80, NAME_PATTERN, "a title (no control characters, < > { } or \\)"), "The scenario's title."),
+        Key("system", Choice(systems.known(), "a registered system, one of"), "The rule system: see `muster systems`."),
+        Key("seed", Int(0, SEED_MAX), "The shuffle seed; omitted, one is derived from the file's text.", required=False),
+        Key("author", Str(80, NAME_PATTERN, "a name"), "Who wrote the scenario, printed on the cover and in the PDF's metadata.", required=False),
+        Key("briefing", Markdown(), "The situation, in Markdown."),
+        Key("victory", Markdown(), "Victory conditions, in Markdown."),
+        Key("sides", ListOf(side, min=2, max=8), "Two or more sides."),
+    ] + system.scenario_keys()
+
+
+@dataclass
+class Side:
+    """Style data a template needs to tell one side from another, on screen and in grayscale."""
+
+    index: int
+    name: str
+    colour: str
+    colour_name: str
+    shape: str
+    pattern: str
+
+
+@dataclass
+class Scenario:
+    """A validated scenario: cleaned data plus the document it came from."""
+
+    doc: Document
+    system: System
+    data: dict
+    warnings: list[Problem] = field(default_factory=list)
+
+    @property
+    def name(self) -> str:
+        return Path(self.doc.file).stem
+
+    @property
+    def title(self) -> str:
+        return self.data["title"]
+
+    @property
+    def sides(self) -> list[dict]:
+        return self.data["sides"]
+
+    def styles(self) -> list[Side]:
+        """Each side's colour (chosen, or the first palette colour no side chose), shape and pattern."""
+        chosen = {s.get("colour") for s in self.sides}
+        free = [c for c in PALETTE if c not in chosen]
+        out = []
+        for i, side in enumerate(self.sides):
+            name = side.get("colour") or free.pop(0)
+            out.append(Side(i, side["name"], PALETTE[name], name, SHAPES[i], PATTERNS[i]))
+        return out
+
+
+def _check_prose(doc: Document, ck: Checker) -> None:
+    data = doc.data if isinstance(doc.data, dict) else {}
+    fields = [(("briefing",), data.get("briefing")), (("victory",), data.get("victory"))]
+    for i, side in enumerate(data.get("sides") or []):
+        if isinstance(side, dict):
+            fields.append((("sides", i, "briefing"), side.get("briefing")))
+    for path, text in fields:
+        if isinstance(text, str) and nesting_depth(text) > MAX_NESTING:
+            ck.report(path, f"lists or quotes nested deeper than {MAX_NESTING} levels")
+
+
+def validate(doc: Document) -> Scenario:
+    """Shape first, then the system's cross-references; raise InputProblems with every problem found."""
+    ck = Checker(doc)
+    if not isinstance(doc.data, dict):
+        ck.report((), "a scenario is a mapping of keys (title, system, sides...)")
+        raise InputProblems(ck.problems)
+    system_id = Choice(systems.known(), "a registered system, one of").check(doc.data.get("system"), ("system",), ck)
+    if "system" not in doc.data:
+        ck.problems = [doc.problem((), f"missing key 'system'; known systems: {', '.join(systems.known())}")]
+    if system_id is INVALID:
+        raise InputProblems(ck.problems)
+    system = systems.get(system_id)
+    _check_prose(doc, ck)
+    cleaned = Record(common_keys(system)).check(doc.data, (), ck)
+    if ck.problems or cleaned is INVALID:
+        raise InputProblems(ck.problems)
+    scenario = Scenario(doc, system, cleaned)
+    names = [s["name"] for s in cleaned["sides"]]
+    for i, name in enumerate(names):
+        if name in names[:i]:
+            ck.report(("sides", i, "name"), f"two sides are named {name!r}")
+    colours = [s.get("colour") for s in cleaned["sides"]]
+    for i, colour in enumerate(colours):
+        if colour and colour in colours[:i]:
+            ck.report(("sides", i, "colour"), f"two sides are {colour}; pick another colour")
+    warnings = system.check(scenario, ck)
+    if ck.problems:
+        raise InputProblems(ck.problems)
+    scenario.warnings = [doc.problem(path, "warning: " + text) for path, text in warnings]
+    return scenario

@@ -1,0 +1,364 @@
+"""A small declarative schema: each key declared once with its documentation, checked with every problem collected."""
+
+from __future__ import annotations
+
+import difflib
+import re
+from dataclasses import dataclass
+from typing import Any, Callable, Iterable
+
+from .errors import Problem
+from .loading import Document, PathT
+
+
+class _Invalid:
+    """The value a check returns for input it could not accept (its problem is already recorded)."""
+
+    def __repr__(self):
+        return "INVALID"
+
+    def __bool__(self):
+        return False
+
+
+INVALID = _Invalid()
+
+
+def shown(value: Any) -> str:
+    """A value as the author wrote it, for messages: true, 7, 'Veteran', a list."""
+    if value is None:
+        return "nothing"
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, dict):
+        return "a mapping"
+    if isinstance(value, list):
+        return "a list"
+    text = repr(value)
+    return text if len(text) <= 40 else text[:37] + "...'"
+
+
+def suggest(name: str, choices: Iterable[str]) -> str:
+    """' (did you mean 'Elite'?)' when a close choice exists, else ''."""
+    choices = [str(c) for c in choices]
+    lowered = {c.lower(): c for c in choices}
+    if str(name).lower() in lowered:
+        return f" (did you mean {lowered[str(name).lower()]!r}?)"
+    close = difflib.get_close_matches(str(name), choices, n=1, cutoff=0.6)
+    return f" (did you mean {close[0]!r}?)" if close else ""
+
+
+def one_of(choices: Iterable[str]) -> str:
+    choices = [str(c) for c in choices]
+    if len(choices) <= 12:
+        return ", ".join(choices)
+    return ", ".join(choices[:12]) + f" and {len(choices) - 12} more"
+
+
+class Checker:
+    """Collects problems for one document; checks never raise for bad input."""
+
+    def __init__(self, doc: Document):
+        self.doc = doc
+        self.problems: list[Problem] = []
+
+    def report(self, path: PathT, message: str, key: bool = False) -> None:
+        self.problems.append(self.doc.problem(path, message, key))
+
+
+class Spec:
+    """A kind of value; subclasses check one value and describe themselves as JSON Schema."""
+
+    def check(self, value: Any, path: PathT, ck: Checker) -> Any:
+        raise NotImplementedError
+
+    def json_schema(self) -> dict:
+        raise NotImplementedError
+
+    def expected(self) -> str:
+        raise NotImplementedError
+
+    def wrong(self, value, path, ck):
+        ck.report(path, f"expected {self.expected()} (got {shown(value)})")
+        return INVALID
+
+
+@dataclass
+class Str(Spec):
+    max_len: int = 120
+    pattern: str | None = None
+    pattern_doc: str = ""
+
+    def expected(self):
+        return self.pattern_doc or "text"
+
+    def check(self, value, path, ck):
+        if isinstance(value, bool) or not isinstance(value, (str, int, float)):
+            return self.wrong(value, path, ck)
+        if not isinstance(value, str):
+            return self.wrong(value, path, ck)
+        if not value.strip():
+            ck.report(path, f"expected {self.expected()} (got empty text)")
+            return INVALID
+        if len(value) > self.max_len:
+            ck.report(path, f"text longer than {self.max_len} characters ({len(value)})")
+            return INVALID
+        if self.pattern and not re.fullmatch(self.pattern, value):
+            return self.wrong(value, path, ck)
+        return value.strip()
+
+    def json_schema(self):
+        out = {"type": "string", "maxLength": self.max_len}
+        if self.pattern:
+            out["pattern"] = f"^(?:{self.pattern})$"
+        return out
+
+
+@dataclass
+class Markdown(Spec):
+    """Markdown prose; rendered later with raw HTML neutralised."""
+
+    max_len: int = 20_000
+
+    def expected(self):
+        return "Markdown text"
+
+    def check(self, value, path, ck):
+        if not isinstance(value, str) or isinstance(value, bool):
+            return self.wrong(value, path, ck)
+        if len(value) > self.max_len:
+            ck.report(path, f"text longer than {self.max_len} characters ({len(value)})")
+            return INVALID
+        return value
+
+    def json_schema(self):
+        return {"type": "string", "maxLength": self.max_len, "contentMediaType": "text/markdown"}
+
+
+@dataclass
+class Int(Spec):
+    min: int | None = None
+    max: int | None = None
+
+    def expected(self):
+        if self.min is not None and self.max is not None:
+            return f"a whole number from {self.min} to {self.max}"
+        if self.min is not None:
+            return f"a whole number of at least {self.min}"
+        return "a whole number"
+
+    def check(self, value, path, ck):
+        if isinstance(value, float) and value.is_integer():
+            value = int(value)
+        if isinstance(value, bool) or not isinstance(value, int):
+            return self.wrong(value, path, ck)
+        if (self.min is not None and value < self.min) or (self.max is not None and value > self.max):
+            return self.wrong(value, path, ck)
+        return value
+
+    def json_schema(self):
+        out: dict = {"type": "integer"}
+        if self.min is not None:
+            out["minimum"] = self.min
+        if self.max is not None:
+            out["maximum"] = self.max
+        return out
+
+
+@dataclass
+class Num(Spec):
+    min: float | None = None
+    max: float | None = None
+
+    def expected(self):
+        if self.min is not None and self.max is not None:
+            return f"a number from {self.min:g} to {self.max:g}"
+        return "a number"
+
+    def check(self, value, path, ck):
+        if isinstance(value, bool) or not isinstance(value, (int, float)):
+            return self.wrong(value, path, ck)
+        if (self.min is not None and value < self.min) or (self.max is not None and value > self.max):
+            return self.wrong(value, path, ck)
+        return value
+
+    def json_schema(self):
+        out: dict = {"type": "number"}
+        if self.min is not None:
+            out["minimum"] = self.min
+        if self.max is not None:
+            out["maximum"] = self.max
+        return out
+
+
+class Bool(Spec):
+    def expected(self):
+        return "true or false"
+
+    def check(self, value, path, ck):
+        if not isinstance(value, bool):
+            return self.wrong(value, path, ck)
+        return value
+
+    def json_schema(self):
+        return {"type": "boolean"}
+
+
+@dataclass
+class Choice(Spec):
+    """One name out of a list, usually the rule data's (qualities, weapons, terrain kinds)."""
+
+    choices: list
+    what: str = "one of"
+
+    def expected(self):
+        return f"{self.what} {one_of(self.choices)}"
+
+    def check(self, value, path, ck):
+        if value in self.choices and not isinstance(value, bool):
+            return value
+        hint = suggest(value, self.choices) if isinstance(value, (str, int)) and not isinstance(value, bool) else ""
+        ck.report(path, f"expected {self.expected()} (got {shown(value)}){hint}")
+        return INVALID
+
+    def json_schema(self):
+        return {"enum": list(self.choices)}
+
+
+@dataclass
+class ListOf(Spec):
+    item: Spec
+    min: int = 0
+    max: int = 200
+
+    def expected(self):
+        return "a list"
+
+    def check(self, value, path, ck):
+        if not isinstance(value, list):
+            return self.wrong(value, path, ck)
+        if len(value) < self.min:
+            ck.report(path, f"expected at least {self.min} entries (got {len(value)})")
+        if len(value) > self.max:
+            ck.report(path, f"expected at most {self.max} entries (got {len(value)})")
+            return INVALID
+        out = [self.item.check(v, path + (i,), ck) for i, v in enumerate(value)]
+        return INVALID if any(v is INVALID for v in out) else out
+
+    def json_schema(self):
+        return {"type": "array", "items": self.item.json_schema(), "minItems": self.min, "maxItems": self.max}
+
+
+@dataclass
+class Pair(Spec):
+    """Two numbers written [x, y] (a point or a size)."""
+
+    min: float = 0
+    max: float = 1000
+    integer: bool = False
+
+    def expected(self):
+        kind = "whole numbers" if self.integer else "numbers"
+        return f"[x, y], two {kind} from {self.min:g} to {self.max:g}"
+
+    def check(self, value, path, ck):
+        ok = (
+            isinstance(value, list)
+            and len(value) == 2
+            and all(isinstance(v, (int, float)) and not isinstance(v, bool) for v in value)
+            and all(self.min <= v <= self.max for v in value)
+            and (not self.integer or all(float(v).is_integer() for v in value))
+        )
+        if not ok:
+            return self.wrong(value, path, ck)
+        return [int(v) if self.integer else v for v in value]
+
+    def json_schema(self):
+        kind = "integer" if self.integer else "number"
+        item = {"type": kind, "minimum": self.min, "maximum": self.max}
+        return {"type": "array", "items": item, "minItems": 2, "maxItems": 2}
+
+
+@dataclass
+class Key:
+    """One key of a mapping: its name, its kind of value, whether it must be there, and what it means."""
+
+    name: str
+    spec: Spec
+    doc: str
+    required: bool = True
+    default: Any = None
+
+
+@dataclass
+class Record(Spec):
+    """A mapping with declared keys; unknown keys are problems with a close-match suggestion."""
+
+    keys: list[Key]
+    after: Callable[[dict, PathT, Checker], None] | None = None  # a check across keys of a clean record
+
+    def expected(self):
+        return "a mapping of " + ", ".join(k.name for k in self.keys)
+
+    def check(self, value, path, ck):
+        if not isinstance(value, dict):
+            return self.wrong(value, path, ck)
+        names = [k.name for k in self.keys]
+        clean = True
+        for key in value:
+            if key not in names:
+                ck.report(path + (key,), f"unknown key {key!r}{suggest(key, names)}; expected {one_of(names)}", key=True)
+                clean = False
+        out = {}
+        for k in self.keys:
+            if k.name in value and value[k.name] is not None:
+                got = k.spec.check(value[k.name], path + (k.name,), ck)
+                clean = clean and got is not INVALID
+                out[k.name] = got
+            elif k.required:
+                ck.report(path, f"missing key {k.name!r} ({k.doc.split('.')[0].lower()})")
+                clean = False
+            else:
+                out[k.name] = k.default
+        if not clean:
+            return INVALID
+        if self.after:
+            before = len(ck.problems)
+            self.after(out, path, ck)
+            if len(ck.problems) > before:
+                return INVALID
+        return out
+
+    def json_schema(self):
+        return {
+            "type": "object",
+            "additionalProperties": False,
+            "required": [k.name for k in self.keys if k.required],
+            "properties": {k.name: {**k.spec.json_schema(), "description": k.doc} for k in self.keys},
+        }
+
+
+@dataclass
+class Numbers(Spec):
+    """A fixed count of numbers written as a list, such as a rectangle [x, y, w, h]."""
+
+    labels: tuple[str, ...]
+    min: float = 0
+    max: float = 1000
+
+    def expected(self):
+        return f"[{', '.join(self.labels)}], {len(self.labels)} numbers from {self.min:g} to {self.max:g}"
+
+    def check(self, value, path, ck):
+        ok = (
+            isinstance(value, list)
+            and len(value) == len(self.labels)
+            and all(isinstance(v, (int, float)) and not isinstance(v, bool) for v in value)
+            and all(self.min <= v <= self.max for v in value)
+        )
+        return value if ok else self.wrong(value, path, ck)
+
+    def json_schema(self):
+        n = len(self.labels)
+        item = {"type": "number", "minimum": self.min, "maximum": self.max}
+        return {"type": "array", "items": item, "minItems": n, "maxItems": n, "description": ", ".join(self.labels)}

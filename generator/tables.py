@@ -1,0 +1,53 @@
+"""Odds tables as plain data: exact Fractions inside, fraction strings and floats in JSON, percentages on paper."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from fractions import Fraction
+from typing import Any
+
+
+def frac_str(value: Fraction) -> str:
+    """Always numerator/denominator, so every reader parses one form: "575/1296", "1/1", "0/1"."""
+    value = Fraction(value)
+    return f"{value.numerator}/{value.denominator}"
+
+
+@dataclass
+class Column:
+    key: str
+    label: str
+    kind: str = "prob"  # prob (a chance), exact (an exact non-probability such as an expectation), int, text
+
+
+@dataclass
+class Table:
+    """One odds table: an id that outside tools rely on, columns, and rows keyed by column key."""
+
+    id: str
+    title: str
+    columns: list[Column]
+    rows: list[dict]
+    note: str = ""
+    meta: dict = field(default_factory=dict)
+
+    def to_json(self) -> dict:
+        rows = []
+        for row in self.rows:
+            out: dict[str, Any] = {}
+            for col in self.columns:
+                value = row[col.key]
+                if isinstance(value, Fraction):
+                    out[col.key] = frac_str(value)
+                    out[col.key + "_float"] = round(float(value), 6)
+                else:
+                    out[col.key] = value
+            rows.append(out)
+        return {
+            "id": self.id,
+            "title": self.title,
+            "note": self.note,
+            "columns": [{"key": c.key, "label": c.label, "kind": c.kind} for c in self.columns],
+            "rows": rows,
+            **self.meta,
+        }
