@@ -139,7 +139,8 @@ class _Builder:
     def build(self, node, path: PathT):
         self.doc.marks[path] = _pos(node.start_mark)
         if node.tag not in _ALLOWED_TAGS:
-            self.refuse(node.start_mark, path, f"the tag {node.tag!r} is not allowed; plain values only")
+            tag = node.tag.replace("tag:yaml.org,2002:", "!!")
+            self.refuse(node.start_mark, path, f"the tag {tag!r} is not allowed; plain values only")
             return None
         if isinstance(node, yaml.MappingNode):
             out: dict = {}
