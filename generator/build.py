@@ -7,6 +7,7 @@ from pathlib import Path
 
 from . import __version__, cards, markup
 from .decks import seed_from_bytes
+from .errors import RenderError
 from .loading import load_file
 from .maps import badge_uri
 from .pdf import html_to_pdf, write_atomic
@@ -38,6 +39,7 @@ def common_context(scenario: Scenario, seed: int, options: Options) -> dict:
     """What every template shows whatever the system: cover data, prose as safe HTML, side styles."""
     system = scenario.system
     styles = scenario.styles()
+    folder = scenario.doc.folder
     return {
         "title": scenario.title,
         "author": scenario.data.get("author") or "",
@@ -45,8 +47,8 @@ def common_context(scenario: Scenario, seed: int, options: Options) -> dict:
         "seed": seed,
         "paper": options.paper,
         "page_size": {"a4": "A4", "letter": "letter"}[options.paper],
-        "briefing": markup.to_html(scenario.data["briefing"]),
-        "victory": markup.to_html(scenario.data["victory"]),
+        "briefing": markup.to_html(scenario.data["briefing"], folder),
+        "victory": markup.to_html(scenario.data["victory"], folder),
         "sides": [
             {
                 "name": style.name,
@@ -54,7 +56,7 @@ def common_context(scenario: Scenario, seed: int, options: Options) -> dict:
                 "shape": style.shape,
                 "pattern": style.pattern,
                 "index": style.index,
-                "briefing": markup.to_html(side.get("briefing") or ""),
+                "briefing": markup.to_html(side.get("briefing") or "", folder),
                 "badge": badge_uri(style.shape, style.colour),
             }
             for style, side in zip(styles, scenario.sides)
@@ -80,7 +82,10 @@ def render_html(scenario: Scenario, pack: dict, sheet: dict) -> tuple[str, str]:
 
 
 def to_pdf(scenario: Scenario, html: str) -> bytes:
-    return html_to_pdf(html, TEMPLATES, scenario.doc.folder)
+    try:
+        return html_to_pdf(html, TEMPLATES, scenario.doc.folder)
+    except RenderError as err:
+        raise RenderError(f"{scenario.doc.file}: {err}") from err
 
 
 def build(path: str | Path, out_dir: str | Path = "output", options: Options | None = None) -> list[Path]:

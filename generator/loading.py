@@ -187,8 +187,11 @@ class _Builder:
                 return None
             return -value if text.startswith("-") else value
         if tag.endswith(":float"):
-            value = float(text.replace(".inf", "inf").replace(".Inf", "inf").replace(".INF", "inf"))
-            if value != value or value in (float("inf"), float("-inf")):
+            if text.lower().lstrip("+-") in (".inf", ".nan"):
+                self.refuse(node.start_mark, path, f"{text!r} is not a usable number")
+                return None
+            value = float(text)
+            if value in (float("inf"), float("-inf")):
                 self.refuse(node.start_mark, path, f"{text!r} is not a usable number")
                 return None
             return value

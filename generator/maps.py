@@ -162,10 +162,10 @@ class TableMap:
 
     def label(self, x: float, y: float, text: str, size: float = 1.0, weight: str = "normal") -> None:
         fs = self.font * size
-        self.layers.append(
-            f'<text x="{x:.2f}" y="{y + fs * 0.35:.2f}" font-size="{fs:.2f}" font-weight="{weight}" text-anchor="middle" '
-            f'fill="#1a1a1a" stroke="#ffffff" stroke-width="{fs * 0.18:.2f}" paint-order="stroke">{escape(text)}</text>'
-        )
+        # a white halo drawn first, then the text: WeasyPrint ignores paint-order
+        common = f'x="{x:.2f}" y="{y + fs * 0.35:.2f}" font-size="{fs:.2f}" font-weight="{weight}" text-anchor="middle"'
+        self.layers.append(f'<text {common} fill="#ffffff" stroke="#ffffff" stroke-width="{fs * 0.22:.2f}" stroke-linejoin="round">{escape(text)}</text>')
+        self.layers.append(f'<text {common} fill="#1a1a1a">{escape(text)}</text>')
 
     def zone(self, rect, colour: str, pattern: str, shape: str, label: str, index: int) -> None:
         x, y, w, h = rect

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import re
+from pathlib import Path
 
 import markdown
 import markupsafe
@@ -29,14 +30,21 @@ def _prepare(text: str) -> str:
     return re.sub(r"^#{1,2}(?=\s)", "###", text, flags=re.MULTILINE)
 
 
-def to_html(text: str) -> markupsafe.Markup:
-    """Render a Markdown field to sanitised HTML ready to drop into a template."""
+def to_html(text: str, folder: Path | None = None) -> markupsafe.Markup:
+    """Render a Markdown field to sanitised HTML; pictures are anchored to the scenario's folder."""
     html = markdown.markdown(_prepare(text), extensions=["tables", "sane_lists"], output_format="html")
+
+    def keep(tag: str, attr: str, value: str) -> str | None:
+        value = _keep_attribute(tag, attr, value)
+        if value is not None and tag == "img" and attr == "src" and folder is not None:
+            return (folder / value).as_uri()
+        return value
+
     clean = nh3.clean(
         html,
         tags=TAGS,
         attributes=ATTRIBUTES,
-        attribute_filter=_keep_attribute,
+        attribute_filter=keep,
         link_rel=None,
         url_schemes=set(),
         strip_comments=True,

@@ -85,7 +85,10 @@ def html_to_pdf(html: str, base: Path, scenario_folder: Path | None, tags: bool 
     except RenderError:
         raise
     except Exception as err:  # WeasyPrint's own failures: a refused fetch, a broken picture
-        raise RenderError(f"rendering failed: {err}") from err
+        root = err
+        while root.__cause__ is not None:  # our fetcher's own words sit under WeasyPrint's wrapper
+            root = root.__cause__
+        raise RenderError(str(root) or type(root).__name__) from err
     finally:
         logger.removeHandler(handler)
         logger.propagate = previous

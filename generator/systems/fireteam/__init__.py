@@ -346,6 +346,7 @@ class FireteamTomorrow(System):
         passes = [[by_id[i] for i in run] for run in deck["passes"]]
         return {
             "table": scenario.data["table"],
+            "objectives": scenario.data["objectives"],
             "map": self.map_svg(scenario),
             "forces": sides,
             "deck": {"cards": deck["cards"], "passes": passes, "size": len(deck["cards"])},
@@ -362,9 +363,9 @@ class FireteamTomorrow(System):
         for f in sorted(scenario.data["terrain"], key=lambda f: order.get(f["kind"], 2)):
             shape = next(k for k in SHAPE_KEYS if f.get(k) is not None)
             cover = f.get("cover") or self.terrain_kinds[f["kind"]]["cover"]
-            label = f["name"] or ""
-            if cover != "none" and f["kind"] not in ("river", "road"):
-                label = f"{label} ({cover})" if label else f"{cover} cover"
+            label = f["name"] or ("" if f["kind"] in ("river", "road") else f["kind"].capitalize())
+            if cover != "none" and label:
+                label = f"{label} ({cover})"
             m.terrain(f["kind"], shape, f[shape], f.get("width") or 2, label)
         for s, style in enumerate(scenario.styles()):
             zone = scenario.sides[s].get("deployment")

@@ -30,10 +30,20 @@ def fire_hit(net: int, rules: dict) -> Fraction:
     return total
 
 
+def _times(modifier: dict, rules: dict) -> int:
+    """How often a modifier can apply: a number, or as far as the quality ladder or cover table reaches."""
+    times = modifier["times"]
+    if times == "qualities":
+        return len(rules["qualities"]) - 1
+    if times == "cover":
+        return max(c["defence"] for c in rules["cover"])
+    return times
+
+
 def fire_range(rules: dict) -> range:
     """Every net modifier the modifiers allow: from the target's largest total to the firer's."""
-    attacker = sum(m["value"] * m["max"] for m in rules["fire"]["attacker"])
-    defender = sum(m["value"] * m["max"] for m in rules["fire"]["defender"])
+    attacker = sum(m["value"] * _times(m, rules) for m in rules["fire"]["attacker"])
+    defender = sum(m["value"] * _times(m, rules) for m in rules["fire"]["defender"])
     return range(-defender, attacker + 1)
 
 

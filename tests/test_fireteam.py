@@ -1,0 +1,174 @@
+"""Fireteam Tomorrow: odds checked against icepool and by hand, the deck and JSON contract, and the built PDFs."""
+
+from __future__ import annotations
+
+from fractions import Fraction
+
+import icepool
+import pytest
+from pypdf import PdfReader
+
+from generator.systems import get
+from generator.systems.fireteam import odds
+
+RULES = get("fireteam-tomorrow").rules
+TWO = 2 @ icepool.d6
+
+
+def test_fire_odds_match_icepool_for_every_net_modifier():
+    """Each fire probability equals icepool's count of the opposed 2D6 roll with the 12-vs-2 rule."""
+    for net in odds.fire_range(RULES):
+        expected = icepool.map(lambda a, d: a + net > d or (a == 12 and d == 2), TWO, TWO).probability(True)
+        assert odds.fire_hit(net, RULES) == Fraction(expected), net
+
+
+def test_fire_known_answers():
+    """Even fire HITs 575/1296 of the time; hopeless fire HITs only on a natural 12 against a natural 2."""
+    assert odds.fire_hit(0, RULES) == Fraction(575, 1296)
+    assert odds.fire_hit(min(odds.fire_range(RULES)), RULES) == Fraction(1, 1296)
+    assert odds.fire_hit(11, RULES) == 1 - Fraction(0)  # 2+11 > 12 always
+
+
+def test_fire_range_spans_every_modifier_the_rules_allow():
+    """Firer at most +1 leader +4 quality; target at most +3 suppression +3 cover +4 quality +2 vehicle armour."""
+    assert list(odds.fire_range(RULES)) == list(range(-12, 6))
+
+
+def test_recovery_odds_match_icepool():
+    """Recovery is 2D6 + modifier reaching 8, for every modifier from 0 to the largest allowed (5)."""
+    assert list(odds.recovery_range(RULES)) == [0, 1, 2, 3, 4, 5]
+    for m in odds.recovery_range(RULES):
+        assert odds.recover(m, RULES) == Fraction((TWO + m >= 8).probability(True))
+    assert odds.recover(0, RULES) == Fraction(5, 12)
+
+
+def test_recovery_modifier_takes_only_one_proximity_bonus():
+    """A Hero in heavy armour with a leader near gets +1 (one of) +1 (armour) +3 (Hero) = 5."""
+    assert odds.recovery_modifier(RULES, "heavy", "Hero", True) == 5
+    assert odds.recovery_modifier(RULES, "none", "Poor", False) == 0
+    assert odds.recovery_modifier(RULES, "medium", "Good", False) == 2
+
+
+def test_hth_bands_cover_every_outcome_and_mirror():
+    """For every bonus difference the bands sum to 1, and my win at +d is my loss at -d."""
+    for d in range(-5, 6):
+        bands = odds.hth_bands(d, RULES)
+        assert sum(bands.values()) == 1
+        mirror = odds.hth_bands(-d, RULES)
+        for key, value in bands.items():
+            if key.startswith("win_"):
+                assert value == mirror["lose_" + key[4:]]
+
+
+def test_hth_bands_match_brute_force():
+    """The killed band (margin 3 to 5) at equal bonuses, counted over all 6^4 rolls."""
+    count = sum(
+        1
+        for a in range(1, 7) for b in range(1, 7) for c in range(1, 7) for d in range(1, 7)
+        if 3 <= (a + b) - (c + d) <= 5
+    )
+    assert odds.hth_bands(0, RULES)["win_killed"] == Fraction(count, 6**4)
+
+
+def test_movement_and_jump_odds():
+    """A figure moves at least 7" 21/36 of the time, a vehicle 10" or more 5/8; a jump mishaps 1/36."""
+    table = {row["inches"]: row for row in odds.movement_table(RULES).rows}
+    assert table[7]["figure"] == Fraction(21, 36)
+    assert table[10]["vehicle"] == Fraction((3 @ icepool.d6 >= 10).probability(True)) == Fraction(5, 8)
+    assert table[3]["vehicle"] == 1
+    assert odds.jump_table(RULES).rows[0]["mishap"] == Fraction(1, 36)
+
+
+def test_odds_json_contract(muster):
+    """`muster odds fireteam-tomorrow --json`: system, tables with ids; fire rows carry exact fraction strings."""
+    result = muster("odds", "fireteam-tomorrow", "--json")
+    assert result.code == 0
+    data = result.json()
+    assert data["system"] == "fireteam-tomorrow"
+    tables = {t["id"]: t for t in data["tables"]}
+    assert {"fire", "recovery", "hth", "movement", "jump"} <= set(tables)
+    fire = {row["net_modifier"]: row for row in tables["fire"]["rows"]}
+    assert fire[0]["hit"] == "575/1296"
+    assert abs(fire[0]["hit_float"] - 575 / 1296) < 1e-6
+    recovery = {row["modifier"]: row["recover"] for row in tables["recovery"]["rows"]}
+    assert recovery[0] == "5/12"
+
+
+def test_odds_text_output_and_unknown_system(muster):
+    """The text form prints every table; an unknown system is a usage error naming the known ones."""
+    assert "Fire: chance to HIT" in muster("odds", "fireteam-tomorrow").out
+    wrong = muster("odds", "fireteam-tommorow")
+    assert wrong.code == 2
+    assert "did you mean 'fireteam-tomorrow'" in wrong.err
+
+
+def test_deck_json_contract_and_reproducible_passes(muster, tmp_path):
+    """The deck has a Move and Fire card per team plus HTH and Recovery; each pass is a full shuffle from the seed."""
+    result = muster("deck", "scenarios/bridge.yaml", "--json", "--passes", "5")
+    assert result.code == 0
+    deck = result.json()
+    ids = [c["id"] for c in deck["cards"]]
+    assert len(ids) == len(set(ids)) == 14  # the seed's own example: three teams a side
+    assert len(deck["passes"]) == 5
+    for run in deck["passes"]:
+        assert sorted(run) == sorted(ids)
+    assert len({tuple(run) for run in deck["passes"]}) > 1
+    again = muster("deck", "scenarios/bridge.yaml", "--json", "--passes", "5").json()
+    assert again["passes"] == deck["passes"]
+    other = muster("deck", "scenarios/bridge.yaml", "--json", "--seed", str(deck["seed"] + 1)).json()
+    assert other["passes"][0] != deck["passes"][0]
+
+
+def test_deck_of_vehicle_scenario_gives_vehicles_their_own_cards(muster):
+    """Vehicles get their own Move and Fire cards."""
+    deck = muster("deck", "scenarios/relay-station.yaml", "--json").json()
+    vehicle_cards = [c for c in deck["cards"] if c["vehicle"]]
+    assert vehicle_cards and {c["type"] for c in vehicle_cards} == {"Move", "Fire"}
+
+
+def _text(pdf) -> str:
+    return "\n".join(page.extract_text() for page in PdfReader(pdf).pages)
+
+
+def test_pack_holds_every_part(built):
+    """bridge.pdf has the cover with seed, the map, rosters with break points, run-sheet, odds and reference notes."""
+    pack, _ = built("bridge")
+    text = _text(pack)
+    for part in ("The Bridge at Kessel Ford", "1402", "The table", "Forces", "Ranger Alpha", "withdraws once it has lost",
+                 "Deck run-sheet", "Pass 6", "Fire: chance to HIT", "Recovery", "Hand-to-hand", "Quick reference",
+                 "Weapon table (house values)", "HTH result"[:3]):
+        assert part in text, part
+
+
+def test_cards_are_poker_size_three_by_three_with_backs(built):
+    """The cards PDF is A4, fronts then backs, 16 cards over two front sheets."""
+    _, cards = built("bridge")
+    reader = PdfReader(cards)
+    assert len(reader.pages) == 4  # 14 cards: two sheets of fronts, each followed by its backs
+    box = reader.pages[0].mediabox
+    assert abs(float(box.width) - 595.28) < 0.5 and abs(float(box.height) - 841.89) < 0.5
+    text = reader.pages[1].extract_text()
+    assert "seed 1402" in text
+
+
+def test_letter_paper(built):
+    """--paper letter gives Letter pages for the pack and the cards."""
+    pack, cards = built("bridge", "--paper", "letter")
+    for pdf in (pack, cards):
+        box = PdfReader(pdf).pages[0].mediabox
+        assert abs(float(box.width) - 612) < 0.5 and abs(float(box.height) - 792) < 0.5
+
+
+def test_same_input_and_seed_give_the_same_bytes(built, tmp_path, muster):
+    """Building twice gives byte-identical PDFs."""
+    pack, cards = built("bridge")
+    again = tmp_path / "again"
+    assert muster("build", "scenarios/bridge.yaml", "--out", again).code == 0
+    assert (again / "bridge" / "bridge.pdf").read_bytes() == pack.read_bytes()
+    assert (again / "bridge" / "bridge-cards.pdf").read_bytes() == cards.read_bytes()
+
+
+def test_a_house_rule_changes_the_odds_range():
+    """Adding a sixth troop quality widens the fire table on both ends' quality steps."""
+    house = {**RULES, "qualities": RULES["qualities"] + ["Legend"]}
+    assert list(odds.fire_range(house)) == list(range(-13, 7))
