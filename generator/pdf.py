@@ -73,6 +73,7 @@ class _Collect(logging.Handler):
 def html_to_pdf(html: str, base: Path, scenario_folder: Path | None, tags: bool = True) -> bytes:
     """Render HTML to PDF bytes; any warning WeasyPrint logs (a missing picture, bad CSS) fails the build."""
     import weasyprint
+    from weasyprint.urls import FatalURLFetchingError  # a BaseException, so that WeasyPrint never swallows it
 
     logger = logging.getLogger("weasyprint")
     handler = _Collect()
@@ -84,7 +85,7 @@ def html_to_pdf(html: str, base: Path, scenario_folder: Path | None, tags: bool 
         data = document.write_pdf(pdf_tags=tags, uncompressed_pdf=False)
     except RenderError:
         raise
-    except Exception as err:  # WeasyPrint's own failures: a refused fetch, a broken picture
+    except (Exception, FatalURLFetchingError) as err:  # WeasyPrint's own failures: a refused fetch, a broken picture
         root = err
         while root.__cause__ is not None:  # our fetcher's own words sit under WeasyPrint's wrapper
             root = root.__cause__
