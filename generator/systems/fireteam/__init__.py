@@ -250,9 +250,10 @@ class FireteamTomorrow(System):
                     "vehicle": unit["vehicle"],
                     "side": styles[unit["side"]].name,
                     "side_index": unit["side"],
+                    "jump_packs": bool(unit["data"].get("jump_packs")),
                 })
         for kind in deck["shared"]:
-            cards.append({"id": kind.lower(), "type": kind, "unit": "", "unit_code": "", "vehicle": False, "side": "", "side_index": -1})
+            cards.append({"id": kind.lower(), "type": kind, "unit": "", "unit_code": "", "vehicle": False, "side": "", "side_index": -1, "jump_packs": False})
         return cards
 
     def deck(self, scenario, seed: int, passes: int | None = None) -> dict:
@@ -302,6 +303,14 @@ class FireteamTomorrow(System):
                     net = base - c["defence"]
                     cells.append({"cover": c["name"], "plain": odds.fire_hit(net, self.rules), "leader": odds.fire_hit(net + 1, self.rules)})
                 rows.append({"enemy": enemy["name"], "side": enemy_side["name"], "quality": enemy["quality"], "cells": cells})
+            for vehicle in enemy_side["vehicles"]:
+                # seed 001: only MGs and explosives affect vehicles, and their armour is heavy +2
+                armour = self.rules["vehicle_armour"]["fire_defence"]
+                base = q(team["quality"]) - q(vehicle["quality"]) - armour
+                cells = [{"cover": c["name"], "plain": odds.fire_hit(base - c["defence"], self.rules),
+                          "leader": odds.fire_hit(base - c["defence"] + 1, self.rules)} for c in self.rules["cover"]]
+                rows.append({"enemy": vehicle["name"] + " (MG or explosive only)", "side": enemy_side["name"],
+                             "quality": vehicle["quality"], "cells": cells})
         return rows
 
     def pack(self, scenario, seed: int) -> dict:
@@ -395,7 +404,10 @@ class FireteamTomorrow(System):
         if card["type"] == "Move":
             if card["vehicle"]:
                 return ["Move 3D6 inches.", "Hovercraft and helicopters: up to the length of the table."]
-            return ['Each figure: 2D6 inches, or 6" without rolling.', 'Jump packs: up to 24"; a 2 on 2D6 is a HIT.', 'Linear obstacle \u22122"; rough ground costs double.']
+            lines = ['Each figure: 2D6 inches, or 6" without rolling.', 'Linear obstacle \u22122"; rough ground costs double.']
+            if card["jump_packs"]:
+                lines.insert(1, 'Jump packs: up to 24"; a 2 on 2D6 is a HIT.')
+            return lines
         if card["type"] == "Fire":
             if card["vehicle"]:
                 return ["Each weapon fires: opposed 2D6.", "HIT if the firer's total is greater."]
