@@ -5,75 +5,121 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 PAPERS = {"a4": (210.0, 297.0), "letter": (215.9, 279.4)}
-CARD_SIZES = {"poker": (63.5, 88.9)}
-MARK_GAP = 1.0  # mm between a cut mark and the card edge, so no mark prints on a card
+CARD_SIZES = {"poker": (63.5, 88.9), "mini": (44.0, 67.0), "tarot": (70.0, 120.0)}
+BLEED = 3.0  # mm of background beyond the trim line, what print shops ask for
+MARK_GAP = 1.0  # mm between a cut mark and the nearest card or bleed edge, so no mark prints on a card
+MIN_MARK = 3.0  # mm: the shortest cut mark still worth drawing; it decides how many cards fit a sheet
 
 
 @dataclass(frozen=True)
 class Layout:
+    """One sheet's grid of cards, centred on the page, with optional bleed and a duplex back offset."""
+
     page_w: float
     page_h: float
     card_w: float
     card_h: float
     cols: int
     rows: int
+    bleed: float = 0.0
+    duplex: str = "long"  # long: flip on the long edge (backs mirror columns); short: rows
+    back_offset: tuple[float, float] = (0.0, 0.0)
+
+    @property
+    def pitch_x(self) -> float:
+        """From one card's left trim to the next: with bleed each card keeps its own background margin."""
+        return self.card_w + 2 * self.bleed
+
+    @property
+    def pitch_y(self) -> float:
+        return self.card_h + 2 * self.bleed
 
     @property
     def x0(self) -> float:
-        return round((self.page_w - self.cols * self.card_w) / 2, 3)
+        """Left trim of the first column."""
+        return round((self.page_w - self.cols * self.pitch_x) / 2 + self.bleed, 3)
 
     @property
     def y0(self) -> float:
-        return round((self.page_h - self.rows * self.card_h) / 2, 3)
+        return round((self.page_h - self.rows * self.pitch_y) / 2 + self.bleed, 3)
 
     @property
     def per_sheet(self) -> int:
         return self.cols * self.rows
 
     def front_slot(self, i: int) -> tuple[float, float]:
+        """The trim rectangle's top-left corner of slot i, counted across then down."""
         row, col = divmod(i, self.cols)
-        return (round(self.x0 + col * self.card_w, 3), round(self.y0 + row * self.card_h, 3))
+        return (round(self.x0 + col * self.pitch_x, 3), round(self.y0 + row * self.pitch_y, 3))
 
     def back_slot(self, i: int) -> tuple[float, float]:
-        """Long-edge duplex flips the sheet about its vertical axis: a card's back sits in the mirrored column."""
+        """Where slot i's back is printed so that it lands behind its front.
+
+        Long-edge duplex flips the sheet about its vertical axis, so a back sits in the mirrored
+        column; short-edge duplex flips it about the horizontal axis, so in the mirrored row. The
+        back offset (measured on the calibration sheet) then moves every back by the same amount.
+        """
         row, col = divmod(i, self.cols)
-        return self.front_slot(row * self.cols + (self.cols - 1 - col))
+        if self.duplex == "long":
+            x, y = self.front_slot(row * self.cols + (self.cols - 1 - col))
+        else:
+            x, y = self.front_slot((self.rows - 1 - row) * self.cols + col)
+        dx, dy = self.back_offset
+        return (round(x + dx, 3), round(y + dy, 3))
 
     def cut_marks(self) -> list[tuple[float, float, float, float]]:
-        """Full-length lines in the margins, one per card column edge and row edge (x1, y1, x2, y2)."""
+        """Full-length lines in the margins at every trim edge of every column and row (x1, y1, x2, y2)."""
+        edges_x = sorted({round(self.x0 + c * self.pitch_x + d, 3) for c in range(self.cols) for d in (0.0, self.card_w)})
+        edges_y = sorted({round(self.y0 + r * self.pitch_y + d, 3) for r in range(self.rows) for d in (0.0, self.card_h)})
+        top = round(self.y0 - self.bleed - MARK_GAP, 3)
+        bottom = round(self.y0 + (self.rows - 1) * self.pitch_y + self.card_h + self.bleed + MARK_GAP, 3)
+        left = round(self.x0 - self.bleed - MARK_GAP, 3)
+        right = round(self.x0 + (self.cols - 1) * self.pitch_x + self.card_w + self.bleed + MARK_GAP, 3)
         marks = []
-        x_end = self.x0 + self.cols * self.card_w
-        y_end = self.y0 + self.rows * self.card_h
-        for c in range(self.cols + 1):
-            x = round(self.x0 + c * self.card_w, 3)
-            marks.append((x, 0.0, x, round(self.y0 - MARK_GAP, 3)))
-            marks.append((x, round(y_end + MARK_GAP, 3), x, self.page_h))
-        for r in range(self.rows + 1):
-            y = round(self.y0 + r * self.card_h, 3)
-            marks.append((0.0, y, round(self.x0 - MARK_GAP, 3), y))
-            marks.append((round(x_end + MARK_GAP, 3), y, self.page_w, y))
+        for x in edges_x:
+            marks += [(x, 0.0, x, top), (x, bottom, x, self.page_h)]
+        for y in edges_y:
+            marks += [(0.0, y, left, y), (right, y, self.page_w, y)]
         return marks
 
 
-def layout(paper: str = "a4", size: str = "poker") -> Layout:
+def _fit(page: float, card: float, bleed: float) -> int:
+    """How many cards fit across, leaving room for a readable cut mark on both sides."""
+    room = page - 2 * (MIN_MARK + MARK_GAP)
+    return int(room // (card + 2 * bleed))
+
+
+def layout(paper: str = "a4", size: str = "poker", bleed: bool = False, duplex: str = "long",
+           back_offset: tuple[float, float] = (0.0, 0.0)) -> Layout:
+    """The sheet for a paper and card size: as many cards as fit with cut marks in the margins.
+
+    Poker cards come 3 x 3 on A4 and Letter, minis 4 x 4, tarot 2 x 2; with bleed each card keeps
+    its own 3 mm of background, so fewer fit.
+    """
     page_w, page_h = PAPERS[paper]
     card_w, card_h = CARD_SIZES[size]
-    return Layout(page_w, page_h, card_w, card_h, 3, 3)
+    b = BLEED if bleed else 0.0
+    cols, rows = _fit(page_w, card_w, b), _fit(page_h, card_h, b)
+    if not cols or not rows:
+        raise ValueError(f"{size} cards do not fit on {paper}")
+    return Layout(page_w, page_h, card_w, card_h, cols, rows, b, duplex, back_offset)
 
 
 def sheets(fronts: list[dict], back: dict, lay: Layout, with_backs: bool = True) -> list[dict]:
     """Pages of cards: each front sheet followed by its back sheet, every slot placed in mm."""
     pages = []
-    for start in range(0, len(fronts), lay.per_sheet):
+    for number, start in enumerate(range(0, len(fronts), lay.per_sheet), 1):
         batch = fronts[start : start + lay.per_sheet]
         pages.append({
             "face": "front",
+            "number": number,
             "slots": [{"x": lay.front_slot(i)[0], "y": lay.front_slot(i)[1], "card": card} for i, card in enumerate(batch)],
             "marks": lay.cut_marks(),
         })
         if with_backs:
             pages.append({
                 "face": "back",
+                "number": number,
                 "slots": [{"x": lay.back_slot(i)[0], "y": lay.back_slot(i)[1], "card": back} for i in range(len(batch))],
                 "marks": [],
             })

@@ -36,6 +36,37 @@ def _positive(text: str) -> int:
     return value
 
 
+def _offset(text: str) -> tuple[float, float]:
+    try:
+        x, y = (float(v) for v in text.split(","))
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected X,Y in mm such as 0.5,-1 (got {text!r})") from None
+    if not (abs(x) <= 10 and abs(y) <= 10):
+        raise argparse.ArgumentTypeError("a back offset is at most 10 mm each way; measure again on the calibration sheet")
+    return (x, y)
+
+
+def _print_options(p: argparse.ArgumentParser) -> None:
+    from .cards import CARD_SIZES
+
+    g = p.add_argument_group("printing")
+    g.add_argument("--cards", dest="card_size", choices=list(CARD_SIZES), default="poker",
+                   help="card size: poker 63.5x88.9 mm (default), mini 44x67 mm, tarot 70x120 mm")
+    g.add_argument("--bleed", action="store_true", help="3 mm bleed and crop marks, for a print shop upload")
+    g.add_argument("--duplex", choices=["long", "short"], default="long", help="which edge the printer flips on (default long)")
+    g.add_argument("--fronts-only", action="store_true", help="no back pages (for gluing fronts to blanks)")
+    g.add_argument("--back-offset", type=_offset, default=(0.0, 0.0), metavar="X,Y",
+                   help="move the backs by X,Y mm, as measured on `muster calibrate`")
+    g.add_argument("--ink-saver", action="store_true", help="no large filled areas")
+
+
+def _options(args):
+    from .build import Options
+
+    return Options(paper=args.paper, seed=args.seed, card_size=args.card_size, bleed=args.bleed, duplex=args.duplex,
+                   fronts_only=args.fronts_only, back_offset=args.back_offset, ink_saver=args.ink_saver)
+
+
 def parser() -> argparse.ArgumentParser:
     top = argparse.ArgumentParser(prog="muster", description="YAML scenarios in, print-ready PDF packs out.")
     top.add_argument("--version", action="version", version=f"muster {__version__}")
@@ -46,6 +77,13 @@ def parser() -> argparse.ArgumentParser:
     p.add_argument("--out", default="output", help="output folder (default: output)")
     p.add_argument("--paper", choices=["a4", "letter"], default="a4")
     p.add_argument("--seed", type=_seed, help="shuffle seed (overrides the scenario's)")
+    _print_options(p)
+
+    p = sub.add_parser("calibrate", help="a one-sheet duplex calibration page: print it, measure, pass --back-offset")
+    p.add_argument("--out", default="output/calibration.pdf", help="the PDF to write (default: output/calibration.pdf)")
+    p.add_argument("--paper", choices=["a4", "letter"], default="a4")
+    p.add_argument("--duplex", choices=["long", "short"], default="long")
+    p.add_argument("--back-offset", type=_offset, default=(0.0, 0.0), metavar="X,Y")
 
     p = sub.add_parser("validate", help="check files and list every problem")
     p.add_argument("files", nargs="+")
@@ -99,11 +137,18 @@ def _text_table(table: Table) -> str:
 
 
 def cmd_build(args) -> int:
-    from .build import Options, build
+    from .build import build
 
-    written = build(args.scenario, args.out, Options(paper=args.paper, seed=args.seed))
+    written = build(args.scenario, args.out, _options(args))
     for path in written:
         print(path)
+    return 0
+
+
+def cmd_calibrate(args) -> int:
+    from .build import calibrate
+
+    print(calibrate(Path(args.out), args.paper, args.duplex, args.back_offset))
     return 0
 
 
@@ -177,6 +222,7 @@ def cmd_schema(args) -> int:
 
 COMMANDS = {
     "build": cmd_build,
+    "calibrate": cmd_calibrate,
     "validate": cmd_validate,
     "odds": cmd_odds,
     "deck": cmd_deck,

@@ -114,11 +114,13 @@ def _points(pts) -> str:
 class TableMap:
     """A top-down map of a table measured in inches (or any unit), drawn as one SVG."""
 
-    def __init__(self, width: float, depth: float, print_width_mm: float = 180.0, tick: float = 6.0):
+    def __init__(self, width: float, depth: float, print_width_mm: float = 180.0, tick: float = 6.0,
+                 print_height_mm: float = 225.0):
         self.width, self.depth, self.tick = width, depth, tick
         self.margin = max(width, depth) * 0.045
-        self.scale = print_width_mm / (width + 2 * self.margin)  # mm per unit
-        self.font = 2.7 / self.scale  # about 7.7 pt whatever the table's size
+        # mm per unit: the map fills the page width, or its height for a deep table
+        self.scale = min(print_width_mm / (width + 2 * self.margin), print_height_mm / (depth + 2 * self.margin))
+        self.font = 2.75 / self.scale  # 7.8 pt whatever the table's size; tick labels 0.92 of it, still over 7 pt
         self.layers: list[str] = []
         self.defs: list[str] = [_pattern_defs()]
         self.legend: list[tuple[str, str]] = []
@@ -187,7 +189,7 @@ class TableMap:
         m = self.margin
         W, D = self.width, self.depth
         ticks = []
-        fs = self.font * 0.8
+        fs = self.font * 0.92
         step = self.tick
         n = 0
         while n * step <= W + 1e-9:
