@@ -35,11 +35,11 @@ def _font():
         if path.is_file() and path.suffix.lower() == ".ttf":
             from fontTools.ttLib import TTFont
 
-            font = TTFont(str(path), lazy=True)
-            cmap = font.getBestCmap()
-            metrics = font["hmtx"].metrics
-            upem = font["head"].unitsPerEm
-            return {code: metrics[name][0] / upem for code, name in cmap.items()}
+            with TTFont(str(path), lazy=True) as font:  # closed at once: read the two tables we need
+                cmap = font.getBestCmap()
+                metrics = font["hmtx"].metrics
+                upem = font["head"].unitsPerEm
+                return {code: metrics[name][0] / upem for code, name in cmap.items()}
     return None
 
 
