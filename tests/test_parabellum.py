@@ -210,7 +210,7 @@ def test_plan_lists_fit_their_cards():
         if "groups" not in card:
             continue
         unit = card["unit"]
-        fixed = (1 + max(1, len(unit["weapons"])) + 2 + 4 + 1) if card["kind"].startswith("pb-unit") else 1
+        fixed = cardfit.unit_card_rows(unit) if card["kind"].startswith("pb-unit") else 1
         assert fixed + _card_rows(card) <= cardfit.BODY_ROWS, (unit["name"], card["part"])
         for g in card["groups"]:
             column = (cardfit.INNER_MM + cardfit.GAP_MM) / g["cols"] - cardfit.GAP_MM

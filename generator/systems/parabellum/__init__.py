@@ -272,8 +272,7 @@ class ParaBellum(System):
         for s, side in enumerate(self._forces(scenario)):
             look = {"side": side["name"], "colour": side["colour"], "badge": side["badge"], "shape": styles[s].shape}
             for unit in side["units"]:
-                # rows the unit card spends before its plans: stats, weapons, Fire!/Charge! (2), stress track (4), a gap
-                used = 1 + max(1, len(unit["weapons"])) + 2 + 4 + 1
+                used = cardfit.unit_card_rows(unit)
                 groups = [{"points": g["points"], "plans": g["plans"]} for g in unit["plans"] if g["plans"]]
                 # follow-on cards spend one row on the legend
                 pages = cardfit.paginate(groups, cardfit.BODY_ROWS - used, cardfit.BODY_ROWS - 1)

@@ -59,6 +59,11 @@ def columns_for(labels: list[str]) -> int:
     return max(1, min(MAX_COLS, floor((INNER_MM + GAP_MM) / (widest + GAP_MM))))
 
 
+def unit_card_rows(unit: dict) -> int:
+    """Rows a unit card spends before its plans: stats, HQ line, weapons, Fire!/Charge! (2), stress track (4), a gap."""
+    return 1 + (1 if unit["hq"] else 0) + max(1, len(unit["weapons"])) + 2 + 4 + 1
+
+
 def paginate(groups: list[dict], first_budget: int, budget: int = BODY_ROWS) -> list[list[dict]]:
     """Split plan groups into cards of rows: the first card has `first_budget` rows left, later ones `budget`.
 
