@@ -10,6 +10,7 @@ from .base import System
 
 REGISTRY = {
     "fireteam-tomorrow": "generator.systems.fireteam",
+    "para-bellum": "generator.systems.parabellum",
 }
 
 _loaded: dict[str, System] = {}
