@@ -10,6 +10,7 @@ from .base import System
 
 REGISTRY = {
     "fireteam-tomorrow": "generator.systems.fireteam",
+    "warspike": "generator.systems.warspike",
 }
 
 _loaded: dict[str, System] = {}
