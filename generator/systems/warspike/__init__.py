@@ -202,11 +202,10 @@ class WarSpike(System):
     def tracker(self, scenario, forces: list[dict]) -> dict:
         """The turn tracker: turns in tables of up to 12, each side's Units in tree order, tally rows for Advantage."""
         turns = list(range(1, scenario.data["turns"] + 1))
-        width = TRACKER_TURNS_PER_TABLE
-        # a game longer than one table pads its last table, so every page's columns line up
-        pad = len(turns) > width
-        chunks = [{"turns": turns[i:i + width], "pad": width - len(turns[i:i + width]) if pad else 0}
-                  for i in range(0, len(turns), width)]
+        # as few tables as fit, sharing the turns evenly (14 turns: 7 and 7), every table as wide as the first
+        tables = -(-len(turns) // TRACKER_TURNS_PER_TABLE)
+        width = -(-len(turns) // tables)
+        chunks = [{"turns": turns[i:i + width], "pad": width - len(turns[i:i + width])} for i in range(0, len(turns), width)]
         sides = []
         for s, side in enumerate(forces):
             other = forces[1 - s]["name"]
@@ -224,7 +223,7 @@ class WarSpike(System):
                     {"label": f"Total (own forward + routing or retreating of {other})", "hint": "total"},
                 ],
             })
-        return {"chunks": chunks, "columns": min(width, len(turns)), "turns": len(turns), "sides": sides, "marks": self.rules["per_turn"]["tracker_marks"]}
+        return {"chunks": chunks, "columns": width, "turns": len(turns), "sides": sides, "marks": self.rules["per_turn"]["tracker_marks"]}
 
     def examples(self, scenario) -> list[dict]:
         """The reference sheet's worked Advantage examples, settled by the same function players' tallies follow."""
