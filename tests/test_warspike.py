@@ -185,6 +185,16 @@ def test_every_rule_interpretation_reaches_the_reference_notes():
     assert len(WS.reference()["notes"]) == rules_text.count("note: >-") + rules_text.count("note: '")
 
 
+def test_the_documented_example_validates_clean(muster, tmp_path):
+    """The full example in docs/warspike.md is a valid scenario with no warnings."""
+    doc = (SCENARIOS.parent / "docs" / "warspike.md").read_text()
+    example = doc.split("```yaml\n", 1)[1].split("```", 1)[0]
+    path = tmp_path / "doc-example.yaml"
+    path.write_text(example)
+    result = muster("validate", path)
+    assert (result.code, result.err) == (0, "")
+
+
 def text_of(pdf) -> str:
     return "\n".join(page.extract_text() for page in PdfReader(pdf).pages)
 

@@ -286,6 +286,7 @@ class WarSpike(System):
                     "shape": side["shape"],
                     "badge": side["badge"],
                     "name": row["name"],
+                    "long_name": len(row["name"]) > 16,  # two smaller lines in the band instead of one clipped line
                     "stats": [
                         {"label": "Troops", "value": str(row["troops"])},
                         {"label": "Stature", "value": row["stature"]},
