@@ -11,6 +11,7 @@ from .base import System
 REGISTRY = {
     "fireteam-tomorrow": "generator.systems.fireteam",
     "para-bellum": "generator.systems.parabellum",
+    "warspike": "generator.systems.warspike",
 }
 
 _loaded: dict[str, System] = {}

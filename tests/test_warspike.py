@@ -1,0 +1,232 @@
+"""WarSpike Tactical Core: the Block tree, Advantage, the tracker, the command line and the printed packs."""
+
+from __future__ import annotations
+
+import pytest
+from pypdf import PdfReader
+
+from conftest import SCENARIOS
+from generator.build import load
+from generator.cards import PAPERS
+from generator.loading import load_text
+from generator.scenario import validate
+from generator.systems import get
+from generator.systems.warspike import advantage
+from generator.systems.warspike.organisation import tree_rows
+
+WS = get("warspike")
+COUNTS = WS.rules["advantage"]["counts"]
+MM = 72 / 25.4
+
+
+def scenario_from(text: str):
+    return validate(load_text(text, "inline.yaml"))
+
+
+PLATOON = """
+title: Tree
+system: warspike
+briefing: A test.
+victory: None.
+sides:
+  - name: Blue
+    units:
+      - {name: HQ, troops: 3, stature: 6, move_rate: 2, leader: Lt A, mentality: 8}
+      - {name: A1, troops: 4, stature: 6, move_rate: 2}
+      - {name: A2, troops: 4, stature: 6, move_rate: 1.5, mentality: 4}
+      - {name: B1, troops: 4, stature: 6, move_rate: 2, hold: true}
+      - {name: B2, troops: 4, stature: 6, move_rate: 2}
+      - {name: Loner, troops: 2, stature: 4, move_rate: 2.5}
+    blocks:
+      - {name: Sec A, members: [A1, A2], leader: A2}
+      - {name: Sec B, members: [B1, B2], hold: true}
+      - {name: Platoon, members: [HQ, Sec A, Sec B]}
+  - name: Red
+    units:
+      - {name: R1, troops: 4, stature: 6, move_rate: 2}
+"""
+
+
+def test_block_tree_rows_nest_sections_in_platoons_with_branch_guides():
+    """Sections sit under their platoon in member order, with a tee for every branch but the last and an ell for the last."""
+    sc = scenario_from(PLATOON)
+    org = WS.organisation(sc)
+    rows = tree_rows(org, 0)
+    assert [(r["name"], r["depth"], r["guides"]) for r in rows] == [
+        ("Platoon", 0, []),
+        ("HQ", 1, ["t"]),
+        ("Sec A", 1, ["t"]),
+        ("A1", 2, ["v", "t"]),
+        ("A2", 2, ["v", "l"]),
+        ("Sec B", 1, ["l"]),
+        ("B1", 2, ["", "t"]),
+        ("B2", 2, ["", "l"]),
+        ("Loner", 0, []),
+    ]
+
+
+def test_block_facts_follow_the_named_leader_and_the_slowest_unit():
+    """A Block takes its leader's Mentality, moves as far as its slowest Unit, and passes its hold order to its Units."""
+    sc = scenario_from(PLATOON)
+    org = WS.organisation(sc)
+    sec_a = WS.block_facts(sc, org, "Sec A")
+    assert (sec_a["follows"], sec_a["mentality"], sec_a["move"], sec_a["slowest"]) == ("A2", "4", '9"', "A2")
+    platoon = WS.block_facts(sc, org, "Platoon")
+    assert (platoon["leader"], platoon["troops"], platoon["units"]) == ("Lt A", 19, 5)
+    assert org.held("B2") == (True, True) and org.held("B1") == (True, False) and org.held("A1") == (False, False)
+    assert WS.unit_facts(sc, org, "Loner")["move"] == '10"'
+    assert org.chain("A1") == ["Sec A", "Platoon"]
+
+
+def test_block_problems_are_all_reported_at_their_members():
+    """One file with a double membership, a foreign Unit, an unknown name and a loop gets each problem at its own member."""
+    bad = PLATOON.replace("members: [HQ, Sec A, Sec B]", "members: [HQ, Sec A, Sec B, A1, R1, Sec Z, Platoon]")
+    with pytest.raises(Exception) as err:
+        scenario_from(bad)
+    text = str(err.value)
+    assert "members[3]: Unit 'A1' is already in Block 'Sec A'" in text
+    assert "members[4]: Block 'Platoon' of 'Blue' names 'R1', a Unit of 'Red'" in text
+    assert "members[5]: Block 'Platoon' names 'Sec Z', no Unit or Block of 'Blue' (did you mean 'Sec" in text
+    assert "members[6]: Block 'Platoon' is nested in itself: Platoon > Platoon" in text
+
+
+def test_one_side_all_on_hold_is_valid_and_only_the_other_can_instigate():
+    """The seed's clause: a side whose every Unit holds cannot be Instigator, and the pack says the other side is."""
+    sc = load(SCENARIOS / "warspike-hold-the-ford.yaml")
+    forces = WS.forces(sc)
+    assert [f["can_instigate"] for f in forces] == [True, False]
+    assert WS.first_turn(sc, forces).startswith("Only Legio II Augusta can be Instigator")
+
+
+@pytest.mark.parametrize("first, second, totals, winner", [
+    ({"forward": 3, "stood": 2}, {"forward": 2, "routing": 1}, (4, 2), 0),
+    ({"forward": 1, "destroyed": 2}, {"forward": 1, "stood": 3}, (1, 1), None),
+    ({"forward": 1}, {"forward": 1, "retreating": 1}, (2, 1), 0),
+    ({"routing": 2}, {"forward": 1}, (0, 3), 1),
+    ({}, {}, (0, 0), None),
+])
+def test_advantage_counts_forward_units_and_the_enemy_routing_or_retreating(first, second, totals, winner):
+    """Routing and retreating Units count for the opponent, destroyed and standing Units for nobody, a tie for the coin."""
+    result = advantage.settle((advantage.Movement(**first), advantage.Movement(**second)), COUNTS)
+    assert result.totals == totals
+    assert result.advantage == winner
+    assert result.instigator == winner
+
+
+def test_advantage_to_a_side_that_cannot_instigate_passes_to_the_other():
+    """A side with the Advantage but every Unit on hold cannot be Instigator, so the other side is, if it can."""
+    moves = (advantage.Movement(), advantage.Movement(routing=2))
+    assert advantage.settle(moves, COUNTS, (False, True)).instigator == 1
+    assert advantage.settle(moves, COUNTS, (False, False)).instigator is None
+    with pytest.raises(ValueError):
+        advantage.Movement(forward=-1)
+
+
+def test_advantage_follows_the_rule_data():
+    """The counting comes from rules.yaml: a house rule counting routing Units as zero changes the totals."""
+    house = {**COUNTS, "routing": "none"}
+    moves = (advantage.Movement(forward=1), advantage.Movement(routing=3))
+    assert advantage.totals(moves, COUNTS) == (4, 0)
+    assert advantage.totals(moves, house) == (1, 0)
+
+
+def test_tracker_has_a_box_per_turn_per_unit_and_tallies_per_side():
+    """Fourteen turns print as two tables of seven; every Unit of both sides has a row, every side three tally rows."""
+    sc = load(SCENARIOS / "warspike-hold-the-ford.yaml")
+    tracker = WS.tracker(sc, WS.forces(sc))
+    assert [c["turns"] for c in tracker["chunks"]] == [list(range(1, 8)), list(range(8, 15))]
+    assert tracker["columns"] == 7 and all(c["pad"] == 0 for c in tracker["chunks"])
+    units = [[r["name"] for r in s["rows"] if r["kind"] == "unit"] for s in tracker["sides"]]
+    assert [sorted(names) for names in units] == [sorted(u["name"] for u in side["units"]) for side in sc.sides]
+    assert [len(s["tallies"]) for s in tracker["sides"]] == [3, 3]
+    assert "Routing or retreating (count for Ordovices war band)" in [t["label"] for t in tracker["sides"][0]["tallies"]]
+    assert [m["mark"] for m in tracker["marks"]] == ["A", "R", "C"]
+
+
+def test_a_long_game_pads_its_last_tracker_table():
+    """Twenty-five turns print as three tables of nine columns, the last padded, so the columns line up page to page."""
+    sc = scenario_from(PLATOON + "turns: 25\n")
+    tracker = WS.tracker(sc, WS.forces(sc))
+    assert [len(c["turns"]) for c in tracker["chunks"]] == [9, 9, 7]
+    assert [c["pad"] for c in tracker["chunks"]] == [0, 0, 2]
+
+
+def test_odds_json_is_the_coin_toss_only(muster):
+    """`muster odds warspike --json` prints the system and one table, the coin toss, with exact halves."""
+    result = muster("odds", "warspike", "--json")
+    assert result.code == 0
+    data = result.json()
+    assert data["system"] == "warspike"
+    assert [t["id"] for t in data["tables"]] == ["coin_toss"]
+    assert [(r["face"], r["chance"]) for r in data["tables"][0]["rows"]] == [("Heads", "1/2"), ("Tails", "1/2")]
+    assert "no dice beyond the coin toss" in data["tables"][0]["note"]
+
+
+def test_deck_says_there_is_none_and_exits_2(muster):
+    """WarSpike has nothing to shuffle: `muster deck` explains so with exit status 2, JSON or not."""
+    for extra in ((), ("--json",)):
+        result = muster("deck", SCENARIOS / "warspike-bridge-race.yaml", *extra)
+        assert result.code == 2
+        assert "no card deck" in result.err and result.out == ""
+
+
+def test_schema_and_systems_list_warspike(muster):
+    """The JSON Schema documents units and blocks, and `muster systems --json` lists the system."""
+    schema = muster("schema", "warspike").json()
+    side = schema["properties"]["sides"]["items"]["properties"]
+    assert set(side["units"]["items"]["required"]) == {"name", "troops", "stature", "move_rate"}
+    assert side["blocks"]["items"]["properties"]["members"]["minItems"] == 2
+    assert {"id": "warspike", "title": "WarSpike Tactical Core"} in muster("systems", "--json").json()
+
+
+def test_every_rule_interpretation_reaches_the_reference_notes():
+    """Each `note:` in the rule data is printed on the reference sheet."""
+    rules_text = (WS.folder / "rules.yaml").read_text()
+    assert len(WS.reference()["notes"]) == rules_text.count("note: >-") + rules_text.count("note: '")
+
+
+def test_the_documented_example_validates_clean(muster, tmp_path):
+    """The full example in docs/warspike.md is a valid scenario with no warnings."""
+    doc = (SCENARIOS.parent / "docs" / "warspike.md").read_text()
+    example = doc.split("```yaml\n", 1)[1].split("```", 1)[0]
+    path = tmp_path / "doc-example.yaml"
+    path.write_text(example)
+    result = muster("validate", path)
+    assert (result.code, result.err) == (0, "")
+
+
+def text_of(pdf) -> str:
+    return "\n".join(page.extract_text() for page in PdfReader(pdf).pages)
+
+
+def test_bridge_pack_prints_tree_tracker_sequence_and_glossary(built):
+    """The A4 pack carries the rosters, a ten-turn tracker, the one-page turn sequence with its glossary, and no odds but the toss."""
+    pack, cards = built("warspike-bridge-race")
+    reader = PdfReader(pack)
+    width, height = (float(v) / MM for v in reader.pages[0].mediabox[2:])
+    assert (round(width), round(height)) == (210, 297)
+    text = text_of(pack)
+    for words in ("Turn tracker", "Struck off", "Units moving forward", "Glossary", "Paired-Resolutions",
+                  "5: Changeover", "roll no dice beyond the coin toss", "1 Platoon", "Gruppe 3 Trupp B"):
+        assert words in text, words
+    sequence = [p.extract_text() for p in reader.pages if "1: Instigator" in p.extract_text()]
+    assert len(sequence) == 1 and "Glossary" in sequence[0] and "Advantage" in sequence[0]
+
+
+def test_bridge_cards_hold_one_card_per_unit_plus_options_and_markers(built):
+    """Fourteen Unit cards with worked Move distances, eight option cards and two markers: three sheets with backs."""
+    _, cards = built("warspike-bridge-race")
+    reader = PdfReader(cards)
+    assert len(reader.pages) == 6  # 24 cards, 9 a sheet, each sheet followed by its backs
+    text = text_of(cards)
+    assert "6 × 1.5" in text and '9"' in text and "Gruppe 1 Trupp A" in text
+    assert "INSTIGATOR" in text and "RETALIATOR" in text and "SPECIAL" in text
+
+
+def test_letter_paper_builds_the_ford_in_centimetres(built):
+    """On Letter the pack and the cards take the Letter page, and Moves print in centimetres."""
+    pack, cards = built("warspike-hold-the-ford", "--paper", "letter")
+    for pdf in (pack, cards):
+        box = PdfReader(pdf).pages[0].mediabox
+        assert (round(float(box[2]) / MM, 1), round(float(box[3]) / MM, 1)) == PAPERS["letter"]
+    assert "17.5 cm" in text_of(cards)
