@@ -10,6 +10,7 @@ from .base import System
 
 REGISTRY = {
     "fireteam-tomorrow": "generator.systems.fireteam",
+    "morschauser-modern": "generator.systems.morschauser",
 }
 
 _loaded: dict[str, System] = {}
