@@ -222,7 +222,7 @@ GRID_AREA_STYLE = {
     # kind: (fill, pattern id or None); every pattern reads in black and white
     "woods": ("#b9d3a0", "g-trees"),
     "town": ("#d9c3a8", "g-houses"),
-    "fortification": ("#e6dccb", "g-trench"),
+    "fortification": (None, "g-trench"),  # hatching only, so the hill level beneath still shows
     "marsh": ("#c7dcc3", "g-reeds"),
 }
 HILL_FILLS = ["#f7f5ee", "#eadfbd", "#d8c48f", "#c1a566", "#a8884a", "#8f7036"]
@@ -276,8 +276,8 @@ def unit_marker(glyph: str, colour: str, shape: str, x: float, y: float, w: floa
 
 def unit_uri(glyph: str, colour: str, shape: str) -> str:
     """One unit marker as a small SVG data: URL, for cards and rosters (one image per type and side)."""
-    svg = (f'<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 40 28" width="40" height="28">'
-           f'{unit_marker(glyph, colour, shape, 21, 15, 34, 22)}</svg>')
+    svg = (f'<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 44 32" width="44" height="32">'
+           f'{unit_marker(glyph, colour, shape, 24, 18, 34, 22)}</svg>')
     return "data:image/svg+xml;base64," + base64.b64encode(svg.encode()).decode()
 
 
@@ -288,6 +288,17 @@ def column_letter(col: int) -> str:
 def square_name(col: int, row: int) -> str:
     """(0, 0) -> 'A1': the column's letter, then the row's number counted from 1 at the top."""
     return f"{column_letter(col)}{row + 1}"
+
+
+def _boxed_text(x: float, baseline: float, text: str, size: float, anchor: str, weight: str, style: str = "normal") -> str:
+    """Text on a white box, so it reads over any terrain (WeasyPrint ignores paint-order halos)."""
+    w = len(text) * size * 0.62 + size * 0.4
+    left = x - (w / 2 if anchor == "middle" else 0)
+    box = (f'<rect x="{left:.2f}" y="{baseline - size * 0.95:.2f}" width="{w:.2f}" height="{size * 1.2:.2f}" rx="{size * 0.2:.2f}" '
+           f'fill="#ffffff" fill-opacity="0.9" stroke="#555" stroke-width="0.1"/>')
+    tx = left + size * 0.2 if anchor != "middle" else x
+    return (box + f'<text x="{tx:.2f}" y="{baseline - size * 0.12:.2f}" font-size="{size}" font-weight="{weight}" font-style="{style}" '
+            f'text-anchor="{"middle" if anchor == "middle" else "start"}" fill="#000">{escape(text)}</text>')
 
 
 FACING_VECTORS = {"north": (0, -1), "east": (1, 0), "south": (0, 1), "west": (-1, 0)}
@@ -332,8 +343,9 @@ class GridMap:
         fill, pattern = GRID_AREA_STYLE.get(kind, ("#dddddd", None))
         x, y, s = col * self.S, row * self.S, self.S
         inset = 0.6
-        self.areas.append(f'<rect x="{x + inset:g}" y="{y + inset:g}" width="{s - 2 * inset:g}" height="{s - 2 * inset:g}" '
-                          f'fill="{fill}" fill-opacity="0.85" stroke="none"/>')
+        if fill:
+            self.areas.append(f'<rect x="{x + inset:g}" y="{y + inset:g}" width="{s - 2 * inset:g}" height="{s - 2 * inset:g}" '
+                              f'fill="{fill}" fill-opacity="0.85" stroke="none"/>')
         if pattern:
             self.areas.append(f'<rect x="{x + inset:g}" y="{y + inset:g}" width="{s - 2 * inset:g}" height="{s - 2 * inset:g}" fill="url(#{pattern})"/>')
         if kind == "fortification":
@@ -420,8 +432,7 @@ class GridMap:
     def label(self, col: int, row: int, text: str) -> None:
         """A place name along the top of a square."""
         x, y = self.centre(col, row)
-        self.labels.append(f'<text x="{x:g}" y="{row * self.S + 2.2:g}" font-size="1.9" font-style="italic" text-anchor="middle" '
-                           f'fill="#1a1a1a" stroke="#ffffff" stroke-width="0.5" paint-order="stroke">{escape(text)}</text>')
+        self.labels.append(_boxed_text(x, row * self.S + 2.6, text, 1.9, "middle", "normal", "italic"))
 
     # --- units ----------------------------------------------------------------------------
     def unit(self, col: int, row: int, glyph: str, colour: str, shape: str, facing: str | None, code: str, kind: str = "") -> None:
@@ -437,19 +448,17 @@ class GridMap:
             tx, ty = x + dx * tip, y + dy * tip
             px, py = -dy * 1.1, dx * 1.1
             self.units.append(f'<polygon points="{tx:.2f},{ty:.2f} {bx + px:.2f},{by + py:.2f} {bx - px:.2f},{by - py:.2f}" fill="#000"/>')
-        cx, cy = col * self.S + 0.7, (row + 1) * self.S - 0.8
-        self.units.append(f'<text x="{cx:g}" y="{cy:g}" font-size="2.1" font-weight="bold" fill="#000" stroke="#fff" '
-                          f'stroke-width="0.45" paint-order="stroke">{escape(code)}</text>')
+        self.units.append(_boxed_text(col * self.S + 0.5, (row + 1) * self.S - 0.5, code, 2.1, "start", "bold"))
         if (glyph, kind) not in self.glyphs_used:
             self.glyphs_used.append((glyph, kind))
 
     # --- drawing ----------------------------------------------------------------------------
     def _defs(self) -> str:
         return """
-<pattern id="g-trees" width="3.3" height="3.3" patternUnits="userSpaceOnUse">
-  <circle cx="1.65" cy="1.65" r="1.0" fill="#7fa862" stroke="#2f4a20" stroke-width="0.22"/></pattern>
-<pattern id="g-houses" width="3.4" height="3.4" patternUnits="userSpaceOnUse">
-  <rect x="0.5" y="0.6" width="2.1" height="1.7" fill="#6b5a48" stroke="#2a221a" stroke-width="0.15"/></pattern>
+<pattern id="g-trees" width="3.3333" height="3.3333" patternUnits="userSpaceOnUse">
+  <circle cx="1.6667" cy="1.6667" r="1.05" fill="#7fa862" stroke="#2f4a20" stroke-width="0.22"/></pattern>
+<pattern id="g-houses" width="3.3333" height="3.3333" patternUnits="userSpaceOnUse">
+  <rect x="0.65" y="0.8" width="2.1" height="1.7" fill="#6b5a48" stroke="#2a221a" stroke-width="0.15"/></pattern>
 <pattern id="g-trench" width="1.6" height="1.6" patternUnits="userSpaceOnUse">
   <path d="M0 1.6 L1.6 0" stroke="#7d6a55" stroke-width="0.16"/></pattern>
 <pattern id="g-reeds" width="2" height="2" patternUnits="userSpaceOnUse">
@@ -466,9 +475,12 @@ class GridMap:
         for (c, r), lv in sorted(self.levels.items()):
             if lv:
                 out.append(f'<rect x="{c * S:g}" y="{r * S:g}" width="{S:g}" height="{S:g}" fill="{HILL_FILLS[min(lv, len(HILL_FILLS) - 1)]}"/>')
-                out.append(f'<text x="{(c + 1) * S - 0.6:g}" y="{(r + 1) * S - 0.8:g}" font-size="1.9" text-anchor="end" '
-                           f'fill="{CONTOUR_INK}" font-weight="bold">\u25b2{lv}</text>')
         return "".join(out)
+
+    def _level_marks(self) -> str:
+        S = self.S
+        return "".join(_boxed_text((c + 1) * S - 3.4, (r + 1) * S - 0.5, f"\u25b2{lv}", 1.7, "start", "bold")
+                       for (c, r), lv in sorted(self.levels.items()) if lv)
 
     def _contours(self) -> str:
         """A line on every edge between squares of different level, heavier for a bigger step."""
@@ -521,7 +533,7 @@ class GridMap:
             f'<defs>{self._defs()}</defs>'
             f'<rect x="0" y="0" width="{W:g}" height="{H:g}" fill="{HILL_FILLS[0]}"/>'
             f'{self._hills()}{"".join(self.areas)}{self._contours()}{"".join(self.paths)}{"".join(self.overlays)}'
-            f'{self._grid()}{"".join(self.labels)}{"".join(self.units)}</svg>'
+            f'{self._level_marks()}{self._grid()}{"".join(self.labels)}{"".join(self.units)}</svg>'
         )
 
     # --- legend -----------------------------------------------------------------------------
@@ -549,5 +561,5 @@ class GridMap:
             one.area(key, 0, 0)
         body = (f'<svg xmlns="http://www.w3.org/2000/svg" viewBox="-0.5 -0.5 11 11" width="22" height="22">'
                 f'<defs>{one._defs()}</defs><rect x="0" y="0" width="10" height="10" fill="{HILL_FILLS[0]}" stroke="#555" stroke-width="0.2"/>'
-                f'{one._hills()}{"".join(one.areas)}{"".join(one.paths)}{"".join(one.overlays)}</svg>')
+                f'{one._hills()}{"".join(one.areas)}{"".join(one.paths)}{"".join(one.overlays)}{one._level_marks()}</svg>')
         return "data:image/svg+xml;base64," + base64.b64encode(body.encode()).decode()

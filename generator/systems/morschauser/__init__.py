@@ -424,7 +424,7 @@ class MorschauserModern(System):
             lines = []
             if r["fires"]:
                 lines.append(f"Fires in the Artillery Fire Phase: range {r['range']}, arc {r['arc']}\u00b0"
-                             + ("" if r["indirect"] else "; never indirectly; 1\u20134 on the scatter die miss") + ".")
+                             + ("" if r["indirect"] else "; never indirectly; off target is a miss") + ".")
                 lines.append("If it fires: remove its tile; it may not move this turn.")
             if r["advance"]:
                 lines.append("After winning a battle it may move into the square the loser left.")
