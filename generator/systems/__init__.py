@@ -12,6 +12,7 @@ REGISTRY = {
     "fireteam-tomorrow": "generator.systems.fireteam",
     "para-bellum": "generator.systems.parabellum",
     "warspike": "generator.systems.warspike",
+    "morschauser-modern": "generator.systems.morschauser",
 }
 
 _loaded: dict[str, System] = {}
