@@ -8,7 +8,7 @@ STAMP := $(VENV)/.installed
 NAME ?= bridge
 PAPER ?= a4
 
-.PHONY: help scenario all test clean distclean check-system
+.PHONY: help scenario all booklet bench test clean distclean check-system
 
 help: ## list the targets
 	@echo "Muster: YAML scenarios in, print-ready PDF packs out."
@@ -34,6 +34,12 @@ scenario: $(STAMP) ## build output/NAME/NAME.pdf and NAME-cards.pdf (NAME=bridge
 
 all: $(STAMP) ## build every scenario in scenarios/
 	@for f in scenarios/*.yaml; do $(PY) -m generator build $$f --out output --paper $(PAPER) || exit 1; done
+
+booklet: $(STAMP) ## build output/booklet.pdf from every scenario, behind booklets/club.yaml
+	@$(PY) -m generator booklet scenarios/*.yaml --config booklets/club.yaml --out output/booklet.pdf --paper $(PAPER)
+
+bench: $(STAMP) ## measure builds and a 40-scenario booklet: pages, wall and CPU time, memory, share outside WeasyPrint
+	@$(PY) tools/bench.py
 
 test: $(STAMP) ## run the whole test suite
 	@$(PY) -m pytest

@@ -57,7 +57,7 @@ def common_context(scenario: Scenario, seed: int, options: Options) -> dict:
         "title": scenario.title,
         "author": scenario.data.get("author") or "",
         "system": {"id": system.id, "title": system.title},
-        "seed": seed,
+        "seed": seed if system.uses_seed else None,
         "paper": options.paper,
         "page_size": {"a4": "A4", "letter": "letter"}[options.paper],
         "briefing": markup.to_html(scenario.data["briefing"], folder),
@@ -79,20 +79,35 @@ def common_context(scenario: Scenario, seed: int, options: Options) -> dict:
     }
 
 
-def compute(scenario: Scenario, seed: int, options: Options) -> tuple[dict, dict]:
+def compute(scenario: Scenario, seed: int, options: Options, with_cards: bool = True) -> tuple[dict, dict]:
     """Everything the templates print, worked out in Python: odds, decks, maps, card sheets."""
     system = scenario.system
     base = common_context(scenario, seed, options)
     pack = {**base, **system.pack(scenario, seed), "reference": system.reference()}
+    if not with_cards:
+        return pack, {}
     lay = options.card_layout()
     card_pages = cards.sheets(system.cards(scenario, seed), system.card_back(scenario, seed), lay, not options.fronts_only)
     sheet = {**base, "layout": lay, "pages": card_pages, "card_size": options.card_size}
     return pack, sheet
 
 
+PACK, CHAPTER, APPENDIX = "pack", "chapter", "appendix"
+
+
+def pack_html(scenario: Scenario, pack: dict, mode: str = PACK) -> str:
+    """The pack as HTML: whole, or a booklet chapter (the scenario's parts), or its system's appendix."""
+    appendix = set(scenario.system.appendix_parts)
+
+    def show(part: str) -> bool:
+        return mode == PACK or (part in appendix) == (mode == APPENDIX)
+
+    return render(f"{scenario.system.id}/pack.html", show=show, booklet=mode != PACK, **pack)
+
+
 def render_html(scenario: Scenario, pack: dict, sheet: dict) -> tuple[str, str]:
     system_id = scenario.system.id
-    return render(f"{system_id}/pack.html", **pack), render("cards.html", card_macros=f"{system_id}/cards.html", **sheet)
+    return pack_html(scenario, pack), render("cards.html", card_macros=f"{system_id}/cards.html", **sheet)
 
 
 def to_pdf(scenario: Scenario, html: str) -> bytes:

@@ -99,6 +99,14 @@ def parser() -> argparse.ArgumentParser:
     p.add_argument("--seed", type=_seed)
     p.add_argument("--passes", type=_positive, help="how many passes (or turns) to draw")
 
+    p = sub.add_parser("booklet", help="a club booklet of many scenarios, with contents and appendices")
+    p.add_argument("scenarios", nargs="+", metavar="SCENARIO")
+    p.add_argument("--out", required=True, help="the booklet PDF to write")
+    p.add_argument("--config", help="the booklet's YAML: club, season, title, author, introduction")
+    p.add_argument("--paper", choices=["a4", "letter"], default="a4")
+    p.add_argument("--jobs", type=_positive, default=min(2, os.cpu_count() or 1), help="processes to render with (default 2)")
+    p.add_argument("--no-cache", action="store_true", help="render every chapter again")
+
     p = sub.add_parser("systems", help="the known rule systems")
     p.add_argument("--json", action="store_true")
 
@@ -149,6 +157,14 @@ def cmd_calibrate(args) -> int:
     from .build import calibrate
 
     print(calibrate(Path(args.out), args.paper, args.duplex, args.back_offset))
+    return 0
+
+
+def cmd_booklet(args) -> int:
+    from .booklet import booklet
+    from .build import Options
+
+    print(booklet(args.scenarios, Path(args.out), args.config, Options(paper=args.paper), args.jobs, not args.no_cache))
     return 0
 
 
@@ -223,6 +239,7 @@ def cmd_schema(args) -> int:
 COMMANDS = {
     "build": cmd_build,
     "calibrate": cmd_calibrate,
+    "booklet": cmd_booklet,
     "validate": cmd_validate,
     "odds": cmd_odds,
     "deck": cmd_deck,

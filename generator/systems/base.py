@@ -37,6 +37,15 @@ class System:
     id: str = ""
     title: str = ""
     folder: Path
+    # the pack's <section> ids that explain the system rather than the scenario: a booklet prints
+    # them once per system in an appendix instead of in every chapter
+    appendix_parts: tuple[str, ...] = ("odds", "reference")
+    # whether anything is shuffled or drawn from the seed (if not, no seed is printed)
+    uses_seed: bool = True
+
+    def appendix_key(self, scenario) -> tuple:
+        """Scenarios sharing this key share one appendix (systems with variants add them here)."""
+        return (self.id, tuple(sorted(scenario.data.get("variants") or [])))
 
     @cached_property
     def rules_doc(self) -> Document:

@@ -33,6 +33,8 @@ def _face_groups(points: list[int]) -> list[dict]:
 
 class ParaBellum(System):
     id = "para-bellum"
+    appendix_parts = ("odds", "plans", "reference")
+    uses_seed = False
     title = "Para Bellum"
     folder = Path(__file__).parent
 

@@ -32,6 +32,8 @@ def number(value) -> str:
 
 class WarSpike(System):
     id = "warspike"
+    appendix_parts = ("sequence", "reference")
+    uses_seed = False
     title = "WarSpike Tactical Core"
     folder = Path(__file__).parent
 

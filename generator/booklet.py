@@ -1,0 +1,272 @@
+"""The club booklet: chapters rendered in parallel and cached, joined with pypdf, then numbered and bookmarked.
+
+Stages: load every file (all problems first) -> render each chapter and each system appendix
+(cached by a hash of everything that shapes it, two processes at a time) -> render the front
+matter once the page numbers are known -> join, stamp running heads and page numbers, bookmark.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import io
+import os
+import sys
+from concurrent.futures import ProcessPoolExecutor
+from dataclasses import dataclass, field, replace
+from multiprocessing import get_context
+from pathlib import Path
+
+from . import __version__, markup
+from .build import APPENDIX, CHAPTER, Options, choose_seed, compute, load, pack_html
+from .errors import InputProblems, Problem, RenderError
+from .loading import load_file
+from .pdf import html_to_pdf, write_atomic
+from .rendering import ROOT, TEMPLATES, render
+from .schema import INVALID, Checker, Key, Markdown, Record, Str
+from .scenario import NAME_PATTERN
+
+CONFIG = Record([
+    Key("club", Str(80, NAME_PATTERN, "a club name"), "The club's name, on the cover."),
+    Key("season", Str(80, NAME_PATTERN, "a season"), "The season or campaign, e.g. Autumn 2026."),
+    Key("title", Str(80, NAME_PATTERN, "a title"), "The booklet's title; defaults to '<club> scenarios'.", required=False),
+    Key("author", Str(80, NAME_PATTERN, "a name"), "Who edited the booklet (the PDF's author).", required=False),
+    Key("introduction", Markdown(), "A foreword in Markdown, on the cover.", required=False, default=""),
+])
+
+
+@dataclass
+class Part:
+    """One separately rendered piece of the booklet: a chapter or an appendix."""
+
+    kind: str  # chapter or appendix
+    path: str  # the scenario file (an appendix uses its first scenario's)
+    title: str
+    head: str  # the running head on its pages
+    system: str
+    author: str = ""
+    key: str = ""  # cache key
+    pdf: bytes = b""
+    pages: int = 0
+    start: int = 0
+    letter: str = ""
+    bookmarks: list = field(default_factory=list)
+
+
+def _fingerprint() -> str:
+    """A hash of Muster's code and templates: any change to how pages look invalidates the cache."""
+    digest = hashlib.sha256(__version__.encode())
+    for folder, pattern in ((ROOT / "generator", "*.py"), (ROOT / "generator", "*.yaml"), (TEMPLATES, "*")):
+        for path in sorted(folder.rglob(pattern)):
+            if path.is_file() and "__pycache__" not in path.parts:
+                digest.update(str(path.relative_to(ROOT)).encode())
+                digest.update(path.read_bytes())
+    return digest.hexdigest()
+
+
+def load_config(path: str | None) -> dict:
+    if path is None:
+        return {"club": "Muster", "season": "Scenarios", "title": "Scenario booklet", "author": "", "introduction": ""}
+    doc = load_file(path)
+    ck = Checker(doc)
+    data = CONFIG.check(doc.data, (), ck)
+    if ck.problems or data is INVALID:
+        raise InputProblems(ck.problems)
+    data["title"] = data.get("title") or f"{data['club']} scenarios"
+    return data
+
+
+def _render_part(args: tuple) -> tuple[bytes, list]:
+    """Render one chapter or appendix to PDF bytes (runs in a worker process)."""
+    path, mode, options = args
+    scenario = load(path)
+    seed = choose_seed(scenario, options.seed)
+    pack, _ = compute(scenario, seed, options, with_cards=False)
+    html = pack_html(scenario, pack, mode)
+    try:
+        data = html_to_pdf(html, TEMPLATES, scenario.doc.folder)
+    except RenderError as err:
+        raise RenderError(f"{path}: {err}") from err
+    return data, []
+
+
+class Progress:
+    """A bar on a terminal, plain lines otherwise, on stderr."""
+
+    def __init__(self, total: int, stream=sys.stderr):
+        self.total, self.done, self.stream = total, 0, stream
+        self.tty = stream.isatty()
+
+    def step(self, what: str) -> None:
+        self.done += 1
+        if self.tty:
+            width = 28
+            filled = width * self.done // max(self.total, 1)
+            self.stream.write(f"\r[{'#' * filled}{'.' * (width - filled)}] {self.done}/{self.total} {what[:40]:40}")
+            if self.done == self.total:
+                self.stream.write("\n")
+        else:
+            self.stream.write(f"booklet: {self.done}/{self.total} {what}\n")
+        self.stream.flush()
+
+
+def _cache_dir(out: Path) -> Path:
+    return Path(os.environ.get("MUSTER_CACHE") or out.parent / ".cache" / "booklet")
+
+
+def plan(paths: list[str], options: Options) -> list[Part]:
+    """Load every scenario (collecting every problem of every file) and list the parts to render."""
+    problems: list[Problem] = []
+    scenarios = []
+    for path in paths:
+        try:
+            scenarios.append(load(path))
+        except InputProblems as err:
+            problems.extend(err.problems)
+    if problems:
+        raise InputProblems(problems)
+    parts = []
+    appendices: dict[tuple, Part] = {}
+    for sc in scenarios:
+        parts.append(Part(CHAPTER, sc.doc.file, sc.title, sc.title, sc.system.title, sc.data.get("author") or ""))
+        key = sc.system.appendix_key(sc)
+        if key not in appendices:
+            variants = ", ".join(key[1]) if len(key) > 1 and key[1] else ""
+            title = sc.system.title + (f" ({variants})" if variants else "")
+            appendices[key] = Part(APPENDIX, sc.doc.file, title, f"Appendix: {title}", sc.system.title)
+    for letter, part in zip("ABCDEFGHIJKLMNOPQRSTUVWXYZ", appendices.values()):
+        part.letter = letter
+        part.head = f"Appendix {letter}: {part.title}"
+    return parts + list(appendices.values())
+
+
+def _keys(parts: list[Part], options: Options) -> None:
+    code = _fingerprint()
+    for part in parts:
+        digest = hashlib.sha256(code.encode())
+        digest.update(repr((part.kind, replace(options, fronts_only=False))).encode())
+        sc = load(part.path)
+        digest.update(sc.doc.source)
+        if part.kind == APPENDIX:  # an appendix depends on the system and its variants, not the scenario
+            digest = hashlib.sha256(code.encode() + repr((part.kind, options, sc.system.appendix_key(sc))).encode())
+        part.key = digest.hexdigest()
+
+
+def render_parts(parts: list[Part], options: Options, jobs: int, cache: Path | None, progress: Progress) -> None:
+    """Fill in each part's PDF: from the cache where its key is known, else rendered (in parallel)."""
+    todo = []
+    for part in parts:
+        cached = cache / f"{part.key}.pdf" if cache else None
+        if cached and cached.is_file():
+            part.pdf = cached.read_bytes()
+            progress.step(f"cached {part.title}")
+        else:
+            todo.append(part)
+    args = [(p.path, p.kind, options) for p in todo]
+    if jobs > 1 and len(todo) > 1:
+        # forkserver: workers start clean (no WeasyPrint state copied from us), each renders many parts
+        with ProcessPoolExecutor(max_workers=jobs, mp_context=get_context("forkserver")) as pool:
+            for part, (data, _) in zip(todo, pool.map(_render_part, args)):
+                part.pdf = data
+                progress.step(f"rendered {part.title}")
+                if cache:
+                    write_atomic(cache / f"{part.key}.pdf", data)
+    else:
+        for part, arg in zip(todo, args):
+            part.pdf, _ = _render_part(arg)
+            progress.step(f"rendered {part.title}")
+            if cache:
+                write_atomic(cache / f"{part.key}.pdf", part.pdf)
+
+
+def _front(config: dict, parts: list[Part], options: Options) -> bytes:
+    chapters = [p for p in parts if p.kind == CHAPTER]
+    appendices = [p for p in parts if p.kind == APPENDIX]
+    systems = list(dict.fromkeys(p.system for p in chapters))
+    html = render(
+        "booklet/front.html",
+        booklet={**config, "introduction": markup.to_html(config.get("introduction") or "")},
+        chapters=[{"title": p.title, "system": p.system, "author": p.author, "page": p.start} for p in chapters],
+        appendices=[{"title": p.title, "system": p.system, "letter": p.letter, "page": p.start} for p in appendices],
+        systems=systems,
+        page_size={"a4": "A4", "letter": "letter"}[options.paper],
+        version=__version__,
+    )
+    return html_to_pdf(html, TEMPLATES, None)
+
+
+def _count(data: bytes) -> int:
+    from pypdf import PdfReader
+
+    return len(PdfReader(io.BytesIO(data)).pages)
+
+
+def booklet(paths: list[str], out: Path, config_path: str | None = None, options: Options | None = None,
+            jobs: int = 2, use_cache: bool = True) -> Path:
+    """Build the club booklet PDF from scenario files; nothing is written if any file has a problem."""
+    from pypdf import PdfReader, PdfWriter
+
+    options = options or Options()
+    config = load_config(config_path)
+    parts = plan(paths, options)
+    _keys(parts, options)
+    progress = Progress(len(parts) + 1)
+    cache = _cache_dir(out) if use_cache else None
+    render_parts(parts, options, jobs, cache, progress)
+    for part in parts:
+        part.pages = _count(part.pdf)
+
+    # The front matter's length decides every page number; settle it (it rarely takes a second pass).
+    front_pages = 0
+    for _ in range(3):
+        page = front_pages + 1
+        for part in parts:
+            part.start = page
+            page += part.pages
+        front = _front(config, parts, options)
+        if _count(front) == front_pages:
+            break
+        front_pages = _count(front)
+    total = page - 1
+    progress.step("contents and page numbers")
+
+    heads = [{"head": "Contents"}] * front_pages
+    for part in parts:
+        heads += [{"head": part.head}] * part.pages
+    stamp_html = render("booklet/stamp.html", pages=heads, left=config["title"],
+                        page_size={"a4": "A4", "letter": "letter"}[options.paper])
+    stamp = PdfReader(io.BytesIO(html_to_pdf(stamp_html, TEMPLATES, None, tags=False)))
+
+    writer = PdfWriter()
+    writer.append(PdfReader(io.BytesIO(front)), import_outline=True)
+    for part in parts:
+        label = part.title if part.kind == CHAPTER else f"Appendix {part.letter}: {part.title}"
+        writer.append(PdfReader(io.BytesIO(part.pdf)), outline_item=label, import_outline=True)
+    for page, overlay in zip(writer.pages, stamp.pages):
+        page.merge_page(overlay)
+    writer.add_metadata({
+        "/Title": config["title"],
+        "/Author": config.get("author") or config["club"],
+        "/Subject": f"{config['club']}, {config['season']}: {len([p for p in parts if p.kind == CHAPTER])} scenarios",
+        "/Creator": f"Muster {__version__}",
+        "/Producer": f"Muster {__version__}",
+    })
+    writer._root_object[_name("/Lang")] = _text("en")
+    # a fixed document ID: the same scenarios give the same booklet bytes
+    writer._ID = None
+    buffer = io.BytesIO()
+    writer.write(buffer)
+    write_atomic(out, buffer.getvalue())
+    assert total == len(writer.pages)
+    return out
+
+
+def _name(text: str):
+    from pypdf.generic import NameObject
+
+    return NameObject(text)
+
+
+def _text(text: str):
+    from pypdf.generic import TextStringObject
+
+    return TextStringObject(text)
