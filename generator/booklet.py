@@ -9,9 +9,11 @@ from __future__ import annotations
 
 import hashlib
 import io
+import json
 import os
 import sys
-from concurrent.futures import ProcessPoolExecutor
+import time
+from concurrent.futures import ProcessPoolExecutor, as_completed
 from dataclasses import dataclass, field, replace
 from multiprocessing import get_context
 from pathlib import Path
@@ -20,7 +22,7 @@ from . import __version__, markup
 from .build import APPENDIX, CHAPTER, Options, choose_seed, compute, load, pack_html
 from .errors import InputProblems, Problem, RenderError
 from .loading import load_file
-from .pdf import html_to_pdf, write_atomic
+from .pdf import html_to_pdf, render_pdf, write_atomic
 from .rendering import ROOT, TEMPLATES, render
 from .schema import INVALID, Checker, Key, Markdown, Record, Str
 from .scenario import NAME_PATTERN
@@ -75,18 +77,35 @@ def load_config(path: str | None) -> dict:
     return data
 
 
-def _render_part(args: tuple) -> tuple[bytes, list]:
-    """Render one chapter or appendix to PDF bytes (runs in a worker process)."""
+_LOADED: dict = {}  # per process: a scenario read once serves its chapter and its system's appendix
+
+
+def _load(path: str):
+    try:
+        stat = os.stat(path)
+        key = (path, stat.st_mtime_ns, stat.st_size)  # an edited file is read again
+    except OSError:
+        return load(path)  # let load() word the problem
+    if key not in _LOADED:
+        _LOADED[key] = load(path)
+    return _LOADED[key]
+
+
+def _render_part(args: tuple) -> tuple[bytes, int, dict]:
+    """Render one chapter or appendix to PDF bytes (runs in a worker process), timing our share and WeasyPrint's."""
     path, mode, options = args
-    scenario = load(path)
+    t0 = time.perf_counter()
+    scenario = _load(path)
     seed = choose_seed(scenario, options.seed)
     pack, _ = compute(scenario, seed, options, with_cards=False)
     html = pack_html(scenario, pack, mode)
+    t1 = time.perf_counter()
     try:
-        data = html_to_pdf(html, TEMPLATES, scenario.doc.folder)
+        # untagged: pypdf cannot join structure trees, and reading them back costs more than rendering
+        data, pages = render_pdf(html, TEMPLATES, scenario.doc.folder, tags=False)
     except RenderError as err:
         raise RenderError(f"{path}: {err}") from err
-    return data, []
+    return data, pages, {"outside": t1 - t0, "weasyprint": time.perf_counter() - t1}
 
 
 class Progress:
@@ -119,7 +138,7 @@ def plan(paths: list[str], options: Options) -> list[Part]:
     scenarios = []
     for path in paths:
         try:
-            scenarios.append(load(path))
+            scenarios.append(_load(path))
         except InputProblems as err:
             problems.extend(err.problems)
     if problems:
@@ -144,41 +163,50 @@ def _keys(parts: list[Part], options: Options) -> None:
     for part in parts:
         digest = hashlib.sha256(code.encode())
         digest.update(repr((part.kind, replace(options, fronts_only=False))).encode())
-        sc = load(part.path)
+        sc = _load(part.path)
         digest.update(sc.doc.source)
         if part.kind == APPENDIX:  # an appendix depends on the system and its variants, not the scenario
             digest = hashlib.sha256(code.encode() + repr((part.kind, options, sc.system.appendix_key(sc))).encode())
         part.key = digest.hexdigest()
 
 
-def render_parts(parts: list[Part], options: Options, jobs: int, cache: Path | None, progress: Progress) -> None:
+def render_parts(parts: list[Part], options: Options, jobs: int, cache: Path | None, progress: Progress,
+                 stats: dict) -> None:
     """Fill in each part's PDF: from the cache where its key is known, else rendered (in parallel)."""
     todo = []
     for part in parts:
-        cached = cache / f"{part.key}.pdf" if cache else None
-        if cached and cached.is_file():
-            part.pdf = cached.read_bytes()
+        cached = sorted(cache.glob(f"{part.key}-*.pdf")) if cache and cache.is_dir() else []
+        if cached:  # named key-pages.pdf: the page count is known without reading the PDF
+            part.pdf, part.pages = cached[0].read_bytes(), int(cached[0].stem.rsplit("-", 1)[1])
             progress.step(f"cached {part.title}")
         else:
             todo.append(part)
     args = [(p.path, p.kind, options) for p in todo]
+    stats["rendered"] = len(todo)
+
+    def done(part: Part, data: bytes, pages: int, timing: dict) -> None:
+        part.pdf, part.pages = data, pages
+        for key, seconds in timing.items():
+            stats[key] = stats.get(key, 0.0) + seconds
+        progress.step(f"rendered {part.title}")
+        if cache:
+            write_atomic(cache / f"{part.key}-{pages}.pdf", data)
+
     if jobs > 1 and len(todo) > 1:
-        # forkserver: workers start clean (no WeasyPrint state copied from us), each renders many parts
-        with ProcessPoolExecutor(max_workers=jobs, mp_context=get_context("forkserver")) as pool:
-            for part, (data, _) in zip(todo, pool.map(_render_part, args)):
-                part.pdf = data
-                progress.step(f"rendered {part.title}")
-                if cache:
-                    write_atomic(cache / f"{part.key}.pdf", data)
+        # spawn: workers start clean (no WeasyPrint state copied from us) and are our own children, so their
+        # time and memory count as ours; each renders many parts;
+        # the longest parts go first so that neither worker is left with a long one at the end
+        order = sorted(range(len(todo)), key=lambda i: -len(_load(todo[i].path).doc.source))
+        with ProcessPoolExecutor(max_workers=jobs, mp_context=get_context("spawn")) as pool:
+            futures = {pool.submit(_render_part, args[i]): todo[i] for i in order}
+            for future in as_completed(futures):
+                done(futures[future], *future.result())
     else:
         for part, arg in zip(todo, args):
-            part.pdf, _ = _render_part(arg)
-            progress.step(f"rendered {part.title}")
-            if cache:
-                write_atomic(cache / f"{part.key}.pdf", part.pdf)
+            done(part, *_render_part(arg))
 
 
-def _front(config: dict, parts: list[Part], options: Options) -> bytes:
+def _front(config: dict, parts: list[Part], options: Options) -> tuple[bytes, int]:
     chapters = [p for p in parts if p.kind == CHAPTER]
     appendices = [p for p in parts if p.kind == APPENDIX]
     systems = list(dict.fromkeys(p.system for p in chapters))
@@ -191,13 +219,7 @@ def _front(config: dict, parts: list[Part], options: Options) -> bytes:
         page_size={"a4": "A4", "letter": "letter"}[options.paper],
         version=__version__,
     )
-    return html_to_pdf(html, TEMPLATES, None)
-
-
-def _count(data: bytes) -> int:
-    from pypdf import PdfReader
-
-    return len(PdfReader(io.BytesIO(data)).pages)
+    return render_pdf(html, TEMPLATES, None, tags=False)
 
 
 def booklet(paths: list[str], out: Path, config_path: str | None = None, options: Options | None = None,
@@ -206,14 +228,19 @@ def booklet(paths: list[str], out: Path, config_path: str | None = None, options
     from pypdf import PdfReader, PdfWriter
 
     options = options or Options()
+    stats: dict = {}
     config = load_config(config_path)
     parts = plan(paths, options)
     _keys(parts, options)
-    progress = Progress(len(parts) + 1)
     cache = _cache_dir(out) if use_cache else None
-    render_parts(parts, options, jobs, cache, progress)
-    for part in parts:
-        part.pages = _count(part.pdf)
+    whole = hashlib.sha256(repr((sorted(config.items()), [p.key for p in parts], options)).encode()).hexdigest()
+    if cache and (cache / f"booklet-{whole}.pdf").is_file():  # nothing changed: the last booklet is this one
+        write_atomic(out, (cache / f"booklet-{whole}.pdf").read_bytes())
+        _write_stats(stats)
+        return out
+    progress = Progress(len(parts) + 1)
+    render_parts(parts, options, jobs, cache, progress, stats)
+    t_front = time.perf_counter()
 
     # The front matter's length decides every page number; settle it (it rarely takes a second pass).
     front_pages = 0
@@ -222,10 +249,10 @@ def booklet(paths: list[str], out: Path, config_path: str | None = None, options
         for part in parts:
             part.start = page
             page += part.pages
-        front = _front(config, parts, options)
-        if _count(front) == front_pages:
+        front, counted = _front(config, parts, options)
+        if counted == front_pages:
             break
-        front_pages = _count(front)
+        front_pages = counted
     total = page - 1
     progress.step("contents and page numbers")
 
@@ -236,6 +263,7 @@ def booklet(paths: list[str], out: Path, config_path: str | None = None, options
                         page_size={"a4": "A4", "letter": "letter"}[options.paper])
     stamp = PdfReader(io.BytesIO(html_to_pdf(stamp_html, TEMPLATES, None, tags=False)))
 
+    t_join = time.perf_counter()
     writer = PdfWriter()
     writer.append(PdfReader(io.BytesIO(front)), import_outline=True)
     for part in parts:
@@ -256,8 +284,22 @@ def booklet(paths: list[str], out: Path, config_path: str | None = None, options
     buffer = io.BytesIO()
     writer.write(buffer)
     write_atomic(out, buffer.getvalue())
-    assert total == len(writer.pages)
+    if cache:
+        write_atomic(cache / f"booklet-{whole}.pdf", buffer.getvalue())
+    stats["join"] = time.perf_counter() - t_join
+    stats["outside"] = stats.get("outside", 0.0) + stats["join"]
+    stats["weasyprint"] = stats.get("weasyprint", 0.0) + t_join - t_front
+    _write_stats(stats)
+    if total != len(writer.pages):
+        raise RenderError(f"the booklet has {len(writer.pages)} pages, its contents counted {total}")
     return out
+
+
+def _write_stats(stats: dict) -> None:
+    """For `make bench`: where the time went, written where MUSTER_STATS says."""
+    target = os.environ.get("MUSTER_STATS")
+    if target:
+        Path(target).write_text(json.dumps(stats))
 
 
 def _name(text: str):

@@ -72,6 +72,11 @@ class _Collect(logging.Handler):
 
 def html_to_pdf(html: str, base: Path, scenario_folder: Path | None, tags: bool = True) -> bytes:
     """Render HTML to PDF bytes; any warning WeasyPrint logs (a missing picture, bad CSS) fails the build."""
+    return render_pdf(html, base, scenario_folder, tags)[0]
+
+
+def render_pdf(html: str, base: Path, scenario_folder: Path | None, tags: bool = True) -> tuple[bytes, int]:
+    """Render HTML to PDF bytes and its page count (counting from the layout costs nothing; reading it back does)."""
     import weasyprint
     from weasyprint.urls import FatalURLFetchingError  # a BaseException, so that WeasyPrint never swallows it
 
@@ -82,7 +87,9 @@ def html_to_pdf(html: str, base: Path, scenario_folder: Path | None, tags: bool 
     logger.propagate = False
     try:
         document = weasyprint.HTML(string=html, base_url=str(base) + "/", url_fetcher=make_fetcher(scenario_folder))
-        data = document.write_pdf(pdf_tags=tags, uncompressed_pdf=False)
+        laid_out = document.render(pdf_tags=tags)
+        data = laid_out.write_pdf(pdf_tags=tags, uncompressed_pdf=False)
+        pages = len(laid_out.pages)
     except RenderError:
         raise
     except (Exception, FatalURLFetchingError) as err:  # WeasyPrint's own failures: a refused fetch, a broken picture
@@ -96,7 +103,7 @@ def html_to_pdf(html: str, base: Path, scenario_folder: Path | None, tags: bool 
     problems = [m for m in handler.messages if "harfbuzz" not in m.lower() and "subset" not in m.lower()]
     if problems:
         raise RenderError("rendering reported: " + "; ".join(dict.fromkeys(problems)))
-    return data
+    return data, pages
 
 
 def write_atomic(target: Path, data: bytes) -> None:

@@ -21,11 +21,16 @@ def fire_hit(net: int, rules: dict) -> Fraction:
     always HITs, no matter the modifiers.
     """
     always = rules["fire"]["always_hits"]
+    return _fire_hit(net, always["attacker_natural"], always["defender_natural"])
+
+
+@lru_cache(maxsize=None)
+def _fire_hit(net: int, attacker_natural: int, defender_natural: int) -> Fraction:
     dice = _twod6()
     total = Fraction(0)
     for a, pa in dice.p.items():
         for d, pd in dice.p.items():
-            if a + net > d or (a == always["attacker_natural"] and d == always["defender_natural"]):
+            if a + net > d or (a == attacker_natural and d == defender_natural):
                 total += pa * pd
     return total
 

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import re
 from fractions import Fraction
+from functools import cached_property
 from pathlib import Path
 
 from ...decks import rng_for, shuffled
@@ -278,7 +279,15 @@ class MorschauserModern(System):
 
     # --- the pack -------------------------------------------------------------------------------
     def odds(self, variants=()) -> list:
-        return odds.all_tables(self.rules, tuple(variants))
+        # the tables depend only on the rule data and the variants: worked out once per process
+        key = tuple(variants)
+        if key not in self._odds_memo:
+            self._odds_memo[key] = odds.all_tables(self.rules, key)
+        return self._odds_memo[key]
+
+    @cached_property
+    def _odds_memo(self) -> dict:
+        return {}
 
     @staticmethod
     def card_label(card: str) -> dict:
