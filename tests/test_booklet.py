@@ -1,0 +1,131 @@
+"""The club booklet: contents that match the pages, one appendix per system, bookmarks, every problem first, the cache."""
+
+from __future__ import annotations
+
+import json
+import re
+import shutil
+
+import pytest
+from pypdf import PdfReader
+
+from conftest import SCENARIOS
+
+FILES = ["bridge", "relay-station", "warspike-hold-the-ford"]
+
+
+@pytest.fixture(scope="module")
+def season(tmp_path_factory):
+    """Three scenarios (two of one system) copied to a folder, and a booklet built from them once."""
+    folder = tmp_path_factory.mktemp("season")
+    for name in FILES:
+        shutil.copy(SCENARIOS / f"{name}.yaml", folder / f"{name}.yaml")
+    config = folder / "club.yaml"
+    config.write_text("club: Test Club\nseason: Spring 2027\nauthor: The Editor\nintroduction: Hello **members**.\n")
+    return folder, config
+
+
+def _booklet(muster, season, out, *extra, monkeypatch=None):
+    folder, config = season
+    paths = [folder / f"{n}.yaml" for n in FILES]
+    return muster("booklet", *paths, "--out", out, "--config", config, "--jobs", "1", *extra)
+
+
+@pytest.fixture(scope="module")
+def built_booklet(season, tmp_path_factory):
+    from generator.cli import main
+
+    out = tmp_path_factory.mktemp("booklet") / "booklet.pdf"
+    folder, config = season
+    code = main(["booklet", *[str(folder / f"{n}.yaml") for n in FILES], "--out", str(out), "--config", str(config), "--jobs", "2"])
+    assert code == 0
+    return out
+
+
+def _outline(reader):
+    flat = []
+
+    def walk(items, depth):
+        for item in items:
+            if isinstance(item, list):
+                walk(item, depth + 1)
+            else:
+                flat.append((depth, item.title, reader.get_destination_page_number(item) + 1))
+
+    walk(reader.outline, 0)
+    return flat
+
+
+def test_contents_page_numbers_match_the_chapters_bookmarks(built_booklet):
+    """Each contents line's page number is the page its chapter's bookmark opens, and a title is on that page."""
+    reader = PdfReader(built_booklet)
+    top = {title: page for depth, title, page in _outline(reader) if depth == 0}
+    contents = reader.pages[1].extract_text()
+    for title in ("The Bridge at Kessel Ford", "Relay Station Nine", "The Ford at Afon Du"):
+        match = re.search(re.escape(title) + r".*?(\d+)\s*$", contents, flags=re.M | re.S)
+        assert match, title
+        assert title in top
+        assert title in reader.pages[top[title] - 1].extract_text()
+
+
+def test_one_appendix_per_system_used(built_booklet):
+    """Two Fireteam scenarios share one Fireteam appendix; WarSpike gets its own; nothing else."""
+    reader = PdfReader(built_booklet)
+    appendices = [t for d, t, _ in _outline(reader) if d == 0 and t.startswith("Appendix")]
+    assert appendices == ["Appendix A: Fireteam Tomorrow", "Appendix B: WarSpike Tactical Core"]
+    text = "\n".join(p.extract_text() for p in reader.pages)
+    assert text.count("Weapons (house table)") == 1  # the Fireteam reference, printed once
+
+
+def test_cover_metadata_page_numbers_and_running_heads(built_booklet):
+    """The cover names club and season; pages carry 'n / N' and the chapter as running head; metadata is set."""
+    reader = PdfReader(built_booklet)
+    total = len(reader.pages)
+    cover = reader.pages[0].extract_text()
+    assert "Test Club" in cover and "Spring 2027" in cover and "members" in cover
+    third = reader.pages[2].extract_text()
+    assert f"3 / {total}" in third
+    assert "The Bridge at Kessel Ford" in third
+    meta = reader.metadata
+    assert meta.title == "Test Club scenarios" and meta.author == "The Editor"
+    assert "Spring 2027" in meta.subject
+    assert reader.trailer["/Root"]["/Lang"] == "en"
+
+
+def test_problems_in_several_files_are_all_listed_and_nothing_written(muster, tmp_path):
+    """A booklet with two bad files lists both files' problems and writes no PDF."""
+    bad_one = tmp_path / "one.yaml"
+    bad_one.write_text((SCENARIOS / "bridge.yaml").read_text().replace("quality: Good", "quality: Goood", 1))
+    bad_two = tmp_path / "two.yaml"
+    bad_two.write_text((SCENARIOS / "relay-station.yaml").read_text().replace("system: fireteam-tomorrow", "system: nope"))
+    out = tmp_path / "out" / "booklet.pdf"
+    result = muster("booklet", SCENARIOS / "bridge.yaml", bad_one, bad_two, "--out", out)
+    assert result.code == 1
+    assert "one.yaml:" in result.err and "did you mean 'Good'" in result.err
+    assert "two.yaml:" in result.err
+    assert not out.exists()
+
+
+def test_cache_reuses_chapters_and_rerenders_only_a_changed_one(muster, season, built_booklet, tmp_path, monkeypatch):
+    """A fresh one-process build equals the two-process one byte for byte; a second build renders nothing;
+    after one edit only that chapter renders again."""
+    monkeypatch.setenv("MUSTER_CACHE", str(tmp_path / "cache"))
+    stats = tmp_path / "stats.json"
+    monkeypatch.setenv("MUSTER_STATS", str(stats))
+    first, second = tmp_path / "a.pdf", tmp_path / "b.pdf"
+    assert _booklet(muster, season, first).code == 0
+    assert json.loads(stats.read_text())["rendered"] == 5  # three chapters, two appendices
+    assert first.read_bytes() == built_booklet.read_bytes()  # same input, same bytes, however many processes
+    assert _booklet(muster, season, second).code == 0
+    assert "rendered" not in json.loads(stats.read_text())  # the whole booklet came from the cache
+    assert first.read_bytes() == second.read_bytes()
+    folder, _ = season
+    edited = folder / "relay-station.yaml"
+    original = edited.read_text()
+    try:
+        edited.write_text(original.replace("title: Relay Station Nine", "title: Relay Station Ten"))
+        assert _booklet(muster, season, tmp_path / "c.pdf").code == 0
+        assert json.loads(stats.read_text())["rendered"] == 1
+        assert "Relay Station Ten" in PdfReader(tmp_path / "c.pdf").pages[1].extract_text()
+    finally:
+        edited.write_text(original)
