@@ -1,0 +1,164 @@
+"""The largest legal forces print whole: no roster entry split across pages, headers repeated, no text outside its card."""
+
+from __future__ import annotations
+
+import pdfplumber
+import pytest
+import yaml
+
+from conftest import SCENARIOS
+
+MM = 72 / 25.4
+
+
+def fifty_figures(folder):
+    """Eight teams (eight players), fifty figures: six fireteams of six and two groups of seven, each figure named."""
+    sides = []
+    n = 0
+    for s, side_name in enumerate(["North", "South"]):
+        teams = []
+        for t in range(4):
+            size = 7 if t == 3 else 6
+            figures = [{"role": "leader", "weapon": "Assault rifle", "name": f"F{n}"}]
+            n += 1
+            for _ in range(size - 1):
+                figures.append({"weapon": "Civilian rifle" if t == 3 else "Assault rifle", "name": f"F{n}"})
+                n += 1
+            team = {"name": f"{side_name} team {t + 1}", "quality": "Poor" if t == 3 else "Good", "figures": figures}
+            if t == 3:
+                team["group"] = True
+            teams.append(team)
+        sides.append({"name": side_name, "teams": teams})
+    assert n == 50
+    data = {"title": "Fifty", "system": "fireteam-tomorrow", "seed": 5, "briefing": "Big.", "victory": "Last one standing.",
+            "passes": 12, "sides": sides}
+    path = folder / "fifty.yaml"
+    path.write_text(yaml.safe_dump(data, sort_keys=False))
+    return path
+
+
+def fifty_two_units(folder):
+    """Fifty-two units on a 16 x 12 grid, one card tile each from one deck."""
+    types = ["infantry", "cavalry", "afv-turreted", "afv", "machine-gun", "anti-tank-gun", "mortar", "field-artillery"]
+    sides = []
+    for s, (name, facing, cols) in enumerate([("West", "east", "ABCD"), ("East", "west", "MNOP")]):
+        units = [{"type": types[i % len(types)], "at": f"{cols[i // 13]}{i % 13 + 1 if i % 13 < 12 else 12}", "facing": facing,
+                  "name": f"{name} unit {i + 1}"} for i in range(26)]
+        # unique squares: four columns x twelve rows hold 48, so put the last two further in
+        seen = set()
+        for i, unit in enumerate(units):
+            while unit["at"] in seen:
+                unit["at"] = f"{'EL'[s]}{len(seen) % 12 + 1}"
+                if unit["at"] in seen:
+                    unit["at"] = f"{'FK'[s]}{i % 12 + 1}"
+            seen.add(unit["at"])
+        sides.append({"name": name, "units": units})
+    data = {"title": "Fifty-two", "system": "morschauser-modern", "seed": 52, "briefing": "Everything.", "victory": "Hold.",
+            "grid": {"columns": 16, "rows": 12}, "turns": 8, "sides": sides}
+    path = folder / "fifty-two.yaml"
+    path.write_text(yaml.safe_dump(data, sort_keys=False))
+    return path
+
+
+@pytest.fixture(scope="module")
+def largest(tmp_path_factory):
+    from generator.cli import main
+
+    folder = tmp_path_factory.mktemp("largest")
+    built = {}
+    for make in (fifty_figures, fifty_two_units):
+        path = make(folder)
+        assert main(["validate", str(path)]) == 0
+        assert main(["build", str(path), "--out", str(folder / "out")]) == 0
+        built[path.stem] = (folder / "out" / path.stem / f"{path.stem}.pdf", folder / "out" / path.stem / f"{path.stem}-cards.pdf")
+    return built
+
+
+def test_no_fireteam_roster_entry_splits_across_pages(largest):
+    """Every team's figures, all seven of a group included, sit on one page with their team's heading."""
+    import re
+
+    pack, _ = largest["fifty"]
+    with pdfplumber.open(pack) as pdf:
+        pages = [page.extract_text() for page in pdf.pages]
+    n = 0
+    for side in ("North", "South"):
+        for t in range(4):
+            size = 7 if t == 3 else 6
+            names = [f"F{n + i}" for i in range(size)]
+            n += size
+            holders = [i for i, text in enumerate(pages) if re.search(rf"\b{names[0]}\b", text)]
+            assert len(holders) == 1, names[0]
+            page = pages[holders[0]]
+            assert f"{side} team {t + 1}" in page
+            for name in names:
+                assert re.search(rf"\b{name}\b", page), (side, t, name)
+
+
+def test_long_tables_keep_their_header_on_every_page(largest):
+    """Every page that holds roster or schedule rows of the 52-unit game also holds that table's header row."""
+    import re
+
+    pack, _ = largest["fifty-two"]
+    with pdfplumber.open(pack) as pdf:
+        texts = [page.extract_text() for page in pdf.pages]
+    roster = [t for t in texts if re.search(r"^(West|East) unit \d+ ", t, flags=re.M)]
+    schedule = [t for t in texts if re.search(r"^\d+ [AJQK0-9]+[♥♣♦♠] ", t, flags=re.M)]
+    assert roster and schedule
+    for text in roster:
+        assert "Code Unit Start" in text
+    for text in schedule:
+        assert re.search(r"# Turn \d+", text)
+
+
+def _text_inside_cards(cards_pdf):
+    with pdfplumber.open(cards_pdf) as pdf:
+        for number, page in enumerate(pdf.pages, 1):
+            boxes = [r for r in page.rects if r.get("fill") and abs(r["width"] / MM - 63.5) < 0.3 and abs(r["height"] / MM - 88.9) < 0.3]
+            for ch in page.chars:
+                inside = any(b["x0"] - 0.5 <= ch["x0"] and ch["x1"] <= b["x1"] + 0.5 and b["top"] - 0.5 <= ch["top"]
+                             and ch["bottom"] <= b["bottom"] + 0.5 for b in boxes)
+                if not inside:
+                    yield number, ch["text"]
+
+
+@pytest.mark.parametrize("name", ["fifty", "fifty-two"])
+def test_no_card_text_escapes_its_card(largest, name):
+    """Every character on a card sheet lies inside a card (nothing spills past a card's edge)."""
+    _, cards = largest[name]
+    assert list(_text_inside_cards(cards)) == []
+
+
+def test_grid_roster_lists_all_fifty_two_units_whole(largest):
+    """All 52 units appear in the grid game's pack, each named once in the roster."""
+    pack, _ = largest["fifty-two"]
+    with pdfplumber.open(pack) as pdf:
+        text = "\n".join(page.extract_text() for page in pdf.pages)
+    for side in ("West", "East"):
+        for i in range(1, 27):
+            assert f"{side} unit {i}" in text
+
+
+@pytest.mark.parametrize("name", ["bridge", "weissach-bridge", "vesta-relay", "warspike-bridge-race"])
+def test_example_card_text_stays_on_its_cards(built, name):
+    """The examples of every system keep their card text inside the cards."""
+    _, cards = built(name)
+    assert list(_text_inside_cards(cards)) == []
+
+
+def test_pack_metadata_language_bookmarks_and_tags(built):
+    """A pack carries title, author, subject, language, bookmarks for its parts and a structure tree."""
+    from pypdf import PdfReader
+
+    pack, _ = built("bridge")
+    reader = PdfReader(pack)
+    meta = reader.metadata
+    assert meta.title == "The Bridge at Kessel Ford"
+    assert meta.author == "Muster example scenarios"
+    assert "Fireteam Tomorrow" in meta.subject
+    root = reader.trailer["/Root"]
+    assert root["/Lang"] == "en"
+    assert "/StructTreeRoot" in root and root["/MarkInfo"]["/Marked"]
+    titles = [item.title for item in reader.outline if not isinstance(item, list)]
+    for part in ("Cover", "The table", "Forces", "Deck run-sheet", "Odds", "Quick reference"):
+        assert part in titles
