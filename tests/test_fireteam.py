@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from fractions import Fraction
+from pathlib import Path
 
 import icepool
 import pytest
@@ -172,3 +173,29 @@ def test_a_house_rule_changes_the_odds_range():
     """Adding a sixth troop quality widens the fire table on both ends' quality steps."""
     house = {**RULES, "qualities": RULES["qualities"] + ["Legend"]}
     assert list(odds.fire_range(house)) == list(range(-13, 7))
+
+
+def test_more_than_two_vehicles_is_a_warning_not_a_problem(muster, tmp_path):
+    """Three vehicles validate (exit 0) with a warning that the rules advise very rarely more than two."""
+    text = (Path("scenarios/relay-station.yaml")).read_text()
+    extra = "\n".join(f"      - {{name: Car {i}, kind: wheeled, quality: Fair, weapons: [Vehicle machine gun]}}" for i in range(2))
+    path = tmp_path / "convoy.yaml"
+    path.write_text(text.rstrip() + "\n" + extra + "\n")
+    result = muster("validate", path)
+    assert result.code == 0
+    assert "warning: 3 vehicles: the rules advise very rarely more than 2" in result.err
+
+
+def test_schema_command_gives_json_schema_with_documentation(muster):
+    """`muster schema fireteam-tomorrow` is a JSON Schema whose keys carry their documentation."""
+    schema = muster("schema", "fireteam-tomorrow").json()
+    assert schema["properties"]["sides"]["minItems"] == 2
+    team = schema["properties"]["sides"]["items"]["properties"]["teams"]["items"]
+    assert team["properties"]["quality"]["enum"] == ["Poor", "Fair", "Good", "Elite", "Hero"]
+    assert "description" in team["properties"]["figures"]
+
+
+def test_deck_text_lists_each_pass(muster):
+    """The deck without --json prints each pass, numbered, naming side, team and card."""
+    out = muster("deck", "scenarios/bridge.yaml", "--passes", "2").out
+    assert "Pass 1:" in out and "Pass 2:" in out and "Federal Rangers: Ranger Alpha" in out
