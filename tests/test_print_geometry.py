@@ -130,9 +130,10 @@ def test_ink_saver_leaves_no_large_filled_areas():
     assert sum(saver) < sum(normal) / 4
 
 
-def test_no_text_under_seven_points(built):
-    """Every character of the pack and the cards is at least 7 pt."""
-    for pdf_path in built("bridge"):
+@pytest.mark.parametrize("name", ["bridge", "weissach-bridge", "vesta-relay", "warspike-bridge-race"])
+def test_no_text_under_seven_points(built, name):
+    """Every character of each system's pack and cards is at least 7 pt."""
+    for pdf_path in built(name):
         with pdfplumber.open(pdf_path) as pdf:
             sizes = [ch["size"] for page in pdf.pages for ch in page.chars]
         assert min(sizes) >= 6.95, pdf_path.name
