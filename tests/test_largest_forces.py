@@ -111,10 +111,12 @@ def test_long_tables_keep_their_header_on_every_page(largest):
         assert re.search(r"# Turn \d+", text)
 
 
-def _text_inside_cards(cards_pdf):
+def _text_inside_cards(cards_pdf, size=(63.5, 88.9)):
+    w, h = size
     with pdfplumber.open(cards_pdf) as pdf:
         for number, page in enumerate(pdf.pages, 1):
-            boxes = [r for r in page.rects if r.get("fill") and abs(r["width"] / MM - 63.5) < 0.3 and abs(r["height"] / MM - 88.9) < 0.3]
+            boxes = [r for r in page.rects if r.get("fill") and abs(r["width"] / MM - w) < 0.3 and abs(r["height"] / MM - h) < 0.3]
+            assert boxes, f"no {w} x {h} mm card found on page {number}"
             for ch in page.chars:
                 inside = any(b["x0"] - 0.5 <= ch["x0"] and ch["x1"] <= b["x1"] + 0.5 and b["top"] - 0.5 <= ch["top"]
                              and ch["bottom"] <= b["bottom"] + 0.5 for b in boxes)
@@ -162,3 +164,13 @@ def test_pack_metadata_language_bookmarks_and_tags(built):
     titles = [item.title for item in reader.outline if not isinstance(item, list)]
     for part in ("Cover", "The table", "Forces", "Deck run-sheet", "Odds", "Quick reference"):
         assert part in titles
+
+
+@pytest.mark.parametrize("size", ["mini", "tarot"])
+def test_fireteam_cards_hold_their_text_at_every_size(tmp_path, muster, size):
+    """Mini and tarot Fireteam cards keep every character inside the card."""
+    from generator.cards import CARD_SIZES
+
+    assert muster("build", "scenarios/relay-station.yaml", "--out", tmp_path, "--cards", size).code == 0
+    cards = tmp_path / "relay-station" / "relay-station-cards.pdf"
+    assert list(_text_inside_cards(cards, CARD_SIZES[size])) == []
