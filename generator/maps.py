@@ -292,9 +292,14 @@ def square_name(col: int, row: int) -> str:
     return f"{column_letter(col)}{row + 1}"
 
 
+def _boxed_width(text: str, size: float) -> float:
+    return len(text) * size * 0.62 + size * 0.4
+
+
 def _boxed_text(x: float, baseline: float, text: str, size: float, anchor: str, weight: str, style: str = "normal") -> str:
     """Text on a white box, so it reads over any terrain (WeasyPrint ignores paint-order halos)."""
-    w = len(text) * size * 0.62 + size * 0.4
+    size = round(size, 2)
+    w = _boxed_width(text, size)
     left = x - (w / 2 if anchor == "middle" else 0)
     box = (f'<rect x="{left:.2f}" y="{baseline - size * 0.95:.2f}" width="{w:.2f}" height="{size * 1.2:.2f}" rx="{size * 0.2:.2f}" '
            f'fill="#ffffff" fill-opacity="0.9" stroke="#555" stroke-width="0.1"/>')
@@ -305,6 +310,9 @@ def _boxed_text(x: float, baseline: float, text: str, size: float, anchor: str, 
 
 FACING_VECTORS = {"north": (0, -1), "east": (1, 0), "south": (0, 1), "west": (-1, 0)}
 
+MIN_TEXT_PT = 7.1  # the print floor is 7 pt; a little over it so rounding in the PDF never dips below
+PT_MM = 25.4 / 72
+
 
 class GridMap:
     """A top-down map of a square grid, drawn as one SVG: terrain, paths, contours, units, coordinates."""
@@ -313,7 +321,12 @@ class GridMap:
 
     def __init__(self, columns: int, rows: int, print_width_mm: float = 182.0, max_height_mm: float = 215.0):
         self.columns, self.rows = columns, rows
+        self.print_width_mm = print_width_mm
+        self.max_height_mm = max_height_mm
         self.margin = 6.0
+        # a big grid prints small squares: widen the margin until its coordinates, at least 7 pt, fit in it
+        for _ in range(4):
+            self.margin = max(6.0, self.coord_size() * 1.75 + 1.4)
         self.levels: dict[tuple[int, int], int] = {}
         self.areas: list[str] = []
         self.paths: list[str] = []
@@ -322,10 +335,26 @@ class GridMap:
         self.labels: list[str] = []
         self.used: list[str] = []  # legend keys in first-use order
         self.glyphs_used: list[tuple[str, str]] = []
-        self.print_width_mm = print_width_mm
-        self.max_height_mm = max_height_mm
 
     # --- geometry ------------------------------------------------------------------------
+    def size_mm(self) -> tuple[float, float]:
+        """The printed width and height: the page's width, or less when the map is deep."""
+        vw = self.columns * self.S + 2 * self.margin
+        vh = self.rows * self.S + 2 * self.margin
+        width_mm = min(self.print_width_mm, self.max_height_mm * vw / vh)
+        return width_mm, width_mm * vh / vw
+
+    def mm_per_unit(self) -> float:
+        """Printed millimetres per SVG user unit (a square is S units)."""
+        return self.size_mm()[0] / (self.columns * self.S + 2 * self.margin)
+
+    def text_size(self, nominal: float) -> float:
+        """A font size in user units: `nominal`, or more so it prints at least MIN_TEXT_PT at this map's scale."""
+        return max(nominal, MIN_TEXT_PT * PT_MM / self.mm_per_unit())
+
+    def coord_size(self) -> float:
+        return self.text_size(2.6)
+
     def centre(self, col: int, row: int) -> tuple[float, float]:
         return ((col + 0.5) * self.S, (row + 0.5) * self.S)
 
@@ -434,7 +463,8 @@ class GridMap:
     def label(self, col: int, row: int, text: str) -> None:
         """A place name along the top of a square."""
         x, y = self.centre(col, row)
-        self.labels.append(_boxed_text(x, row * self.S + 2.6, text, 1.9, "middle", "normal", "italic"))
+        fs = self.text_size(1.9)
+        self.labels.append(_boxed_text(x, row * self.S + 0.7 + fs, text, fs, "middle", "normal", "italic"))
 
     # --- units ----------------------------------------------------------------------------
     def unit(self, col: int, row: int, glyph: str, colour: str, shape: str, facing: str | None, code: str, kind: str = "") -> None:
@@ -450,7 +480,7 @@ class GridMap:
             tx, ty = x + dx * tip, y + dy * tip
             px, py = -dy * 1.1, dx * 1.1
             self.units.append(f'<polygon points="{tx:.2f},{ty:.2f} {bx + px:.2f},{by + py:.2f} {bx - px:.2f},{by - py:.2f}" fill="#000"/>')
-        self.units.append(_boxed_text(col * self.S + 0.5, (row + 1) * self.S - 0.5, code, 2.1, "start", "bold"))
+        self.units.append(_boxed_text(col * self.S + 0.5, (row + 1) * self.S - 0.5, code, self.text_size(2.1), "start", "bold"))
         if (glyph, kind) not in self.glyphs_used:
             self.glyphs_used.append((glyph, kind))
 
@@ -480,9 +510,26 @@ class GridMap:
         return "".join(out)
 
     def _level_marks(self) -> str:
-        S = self.S
-        return "".join(_boxed_text((c + 1) * S - 3.4, (r + 1) * S - 0.5, f"\u25b2{lv}", 1.7, "start", "bold")
+        """'▲2' in a square's bottom right corner, its right edge 0.3 in from the square's, clear of the unit code."""
+        S, fs = self.S, self.text_size(1.7)
+        return "".join(_boxed_text((c + 1) * S - 0.3 - _boxed_width(f"\u25b2{lv}", fs), (r + 1) * S - 0.5, f"\u25b2{lv}", fs, "start", "bold")
                        for (c, r), lv in sorted(self.levels.items()) if lv)
+
+    def _swatch_levels(self) -> str:
+        """A legend swatch prints 5 mm wide, too small for a 7 pt '▲2': one drawn triangle per contour instead."""
+        out = []
+        for (c, r), lv in sorted(self.levels.items()):
+            if not lv:
+                continue
+            size, gap = 2.2, 0.5
+            w = lv * size + (lv - 1) * gap + 1.0
+            x0, base = (c + 1) * self.S - 0.4 - w, (r + 1) * self.S - 0.5
+            out.append(f'<rect x="{x0:.2f}" y="{base - size - 1.0:.2f}" width="{w:.2f}" height="{size + 1.0:.2f}" rx="0.4" '
+                       f'fill="#ffffff" fill-opacity="0.9" stroke="#555" stroke-width="0.1"/>')
+            for i in range(lv):
+                left = x0 + 0.5 + i * (size + gap)
+                out.append(f'<path d="M{left:.2f} {base - 0.5:.2f} h{size:g} l{-size / 2:g} {-size:g} z" fill="#1a1a1a"/>')
+        return "".join(out)
 
     def _contours(self) -> str:
         """A line on every edge between squares of different level, heavier for a bigger step."""
@@ -512,13 +559,13 @@ class GridMap:
         lines = [f'<path d="M{c * S:g} 0 V{H:g}" stroke="#555" stroke-width="0.12"/>' for c in range(1, self.columns)]
         lines += [f'<path d="M0 {r * S:g} H{W:g}" stroke="#555" stroke-width="0.12"/>' for r in range(1, self.rows)]
         lines.append(f'<rect x="0" y="0" width="{W:g}" height="{H:g}" fill="none" stroke="#000" stroke-width="0.5"/>')
-        fs = 2.6
+        fs = round(self.coord_size(), 2)
         for c in range(self.columns):
             x = (c + 0.5) * S
             for y in (-1.6, H + 1.6 + fs * 0.7):
                 lines.append(f'<text x="{x:g}" y="{y:g}" font-size="{fs}" font-weight="bold" text-anchor="middle">{column_letter(c)}</text>')
         for r in range(self.rows):
-            y = (r + 0.5) * S + fs * 0.36
+            y = round((r + 0.5) * S + fs * 0.36, 2)
             lines.append(f'<text x="-1.4" y="{y:g}" font-size="{fs}" font-weight="bold" text-anchor="end">{r + 1}</text>')
             lines.append(f'<text x="{W + 1.4:g}" y="{y:g}" font-size="{fs}" font-weight="bold" text-anchor="start">{r + 1}</text>')
         return "".join(lines)
@@ -527,8 +574,7 @@ class GridMap:
         m = self.margin
         W, H = self.columns * self.S, self.rows * self.S
         vw, vh = W + 2 * m, H + 2 * m
-        width_mm = min(self.print_width_mm, self.max_height_mm * vw / vh)
-        height_mm = width_mm * vh / vw
+        width_mm, height_mm = self.size_mm()
         return Markup(
             f'<svg xmlns="http://www.w3.org/2000/svg" class="map grid-map" viewBox="{-m:g} {-m:g} {vw:g} {vh:g}" '
             f'width="{width_mm:.1f}mm" height="{height_mm:.1f}mm" font-family="DejaVu Sans">'
@@ -563,5 +609,5 @@ class GridMap:
             one.area(key, 0, 0)
         body = (f'<svg xmlns="http://www.w3.org/2000/svg" viewBox="-0.5 -0.5 11 11" width="22" height="22">'
                 f'<defs>{one._defs()}</defs><rect x="0" y="0" width="10" height="10" fill="{HILL_FILLS[0]}" stroke="#555" stroke-width="0.2"/>'
-                f'{one._hills()}{"".join(one.areas)}{"".join(one.paths)}{"".join(one.overlays)}{one._level_marks()}</svg>')
+                f'{one._hills()}{"".join(one.areas)}{"".join(one.paths)}{"".join(one.overlays)}{one._swatch_levels()}</svg>')
         return "data:image/svg+xml;base64," + base64.b64encode(body.encode()).decode()

@@ -12,7 +12,7 @@ from pathlib import Path
 ROW_MM = 3.0  # line-height of a body row
 BODY_ROWS = 22  # rows between the coloured band and the foot (67.5 mm of 88.9 mm, with a margin)
 INNER_MM = 57.0  # usable width: 63.5 mm less 3 mm padding each side, less a little for rounding
-PLAN_PT = 6.5  # font size of a plan in the lists
+PLAN_PT = 7.0  # font size of a plan in the lists: .pb-body in cards.css (the 7 pt print floor)
 GAP_MM = 2.0  # space between plan columns
 MAX_COLS = 4
 FALLBACK_EM = 0.68  # per character, when the font cannot be read: wider than any DejaVu Sans letter but W and M
