@@ -7,7 +7,7 @@ from pathlib import Path
 
 from . import __version__, cards, markup
 from .decks import seed_from_bytes
-from .errors import RenderError
+from .errors import RenderError, UsageError
 from .loading import load_file
 from .maps import badge_uri
 from .pdf import html_to_pdf, write_atomic
@@ -86,6 +86,9 @@ def compute(scenario: Scenario, seed: int, options: Options, with_cards: bool = 
     pack = {**base, **system.pack(scenario, seed), "reference": system.reference()}
     if not with_cards:
         return pack, {}
+    if options.card_size not in system.card_sizes:
+        raise UsageError(f"{system.title} cards come in {' or '.join(system.card_sizes)} size, not {options.card_size}: "
+                         "their text would not fit at 7 pt")
     lay = options.card_layout()
     card_pages = cards.sheets(system.cards(scenario, seed), system.card_back(scenario, seed), lay, not options.fronts_only)
     sheet = {**base, "layout": lay, "pages": card_pages, "card_size": options.card_size}

@@ -166,11 +166,20 @@ def test_pack_metadata_language_bookmarks_and_tags(built):
         assert part in titles
 
 
-@pytest.mark.parametrize("size", ["mini", "tarot"])
-def test_fireteam_cards_hold_their_text_at_every_size(tmp_path, muster, size):
-    """Mini and tarot Fireteam cards keep every character inside the card."""
+@pytest.mark.parametrize("name, size", [("relay-station", "mini"), ("relay-station", "tarot"),
+                                        ("weissach-bridge", "mini"), ("warspike-hold-the-ford", "mini")])
+def test_cards_hold_their_text_at_other_sizes(tmp_path, muster, name, size):
+    """Mini and tarot cards keep every character inside the card."""
     from generator.cards import CARD_SIZES
 
-    assert muster("build", "scenarios/relay-station.yaml", "--out", tmp_path, "--cards", size).code == 0
-    cards = tmp_path / "relay-station" / "relay-station-cards.pdf"
+    assert muster("build", f"scenarios/{name}.yaml", "--out", tmp_path, "--cards", size).code == 0
+    cards = tmp_path / name / f"{name}-cards.pdf"
     assert list(_text_inside_cards(cards, CARD_SIZES[size])) == []
+
+
+def test_a_card_size_a_system_cannot_hold_is_refused(muster, tmp_path):
+    """Para Bellum's plan cards are measured for poker size: --cards mini is a usage error, and nothing is written."""
+    result = muster("build", "scenarios/vesta-relay.yaml", "--out", tmp_path, "--cards", "mini")
+    assert result.code == 2
+    assert "Para Bellum cards come in poker size, not mini" in result.err
+    assert not (tmp_path / "vesta-relay").exists()

@@ -42,6 +42,8 @@ class System:
     appendix_parts: tuple[str, ...] = ("odds", "reference")
     # whether anything is shuffled or drawn from the seed (if not, no seed is printed)
     uses_seed: bool = True
+    # the card sizes (generator/cards.py) this system's cards are laid out for
+    card_sizes: tuple[str, ...] = ("poker", "mini", "tarot")
 
     def appendix_key(self, scenario) -> tuple:
         """Scenarios sharing this key share one appendix (systems with variants add them here)."""

@@ -392,7 +392,7 @@ class FireteamTomorrow(System):
             style = styles[card["side_index"]] if card["side_index"] >= 0 else None
             out.append({
                 **card,
-                "kind": card["type"].lower() + ("" if card["unit"] else " shared"),
+                "kind": "ft " + card["type"].lower() + ("" if card["unit"] else " shared"),
                 "colour": style.colour if style else "#333333",
                 "shape": style.shape if style else "",
                 "badge": badge_uri(style.shape, style.colour) if style else "",

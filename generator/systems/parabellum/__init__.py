@@ -35,6 +35,9 @@ class ParaBellum(System):
     id = "para-bellum"
     appendix_parts = ("odds", "plans", "reference")
     uses_seed = False
+    # a unit card's stress track and plan columns are measured for poker cards (cardfit.py): a mini
+    # card is too narrow for them at 7 pt, and a tarot card would need its own measurements
+    card_sizes = ("poker",)
     title = "Para Bellum"
     folder = Path(__file__).parent
 
