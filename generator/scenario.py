@@ -98,7 +98,8 @@ class Scenario:
 def _check_prose(doc: Document, ck: Checker) -> None:
     data = doc.data if isinstance(doc.data, dict) else {}
     fields = [(("briefing",), data.get("briefing")), (("victory",), data.get("victory"))]
-    for i, side in enumerate(data.get("sides") or []):
+    sides = data.get("sides")
+    for i, side in enumerate(sides if isinstance(sides, list) else []):  # the shape check reports a non-list
         if isinstance(side, dict):
             fields.append((("sides", i, "briefing"), side.get("briefing")))
     for path, text in fields:
