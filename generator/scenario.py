@@ -9,7 +9,7 @@ from . import systems
 from .decks import SEED_MAX
 from .errors import InputProblems, Problem
 from .loading import Document
-from .markup import MAX_NESTING, nesting_depth
+from .markup import MAX_BRACKETS, MAX_NESTING, nesting_depth
 from .schema import INVALID, Checker, Choice, Int, Key, ListOf, Markdown, Record, Str
 from .systems.base import System
 
@@ -105,6 +105,9 @@ def _check_prose(doc: Document, ck: Checker) -> None:
     for path, text in fields:
         if isinstance(text, str) and nesting_depth(text) > MAX_NESTING:
             ck.report(path, f"lists or quotes nested deeper than {MAX_NESTING} levels")
+        if isinstance(text, str) and text.count("[") > MAX_BRACKETS:
+            ck.report(path, f"at most {MAX_BRACKETS} '[' brackets in one text (got {text.count('[')}); "
+                            "links and pictures need far fewer")
 
 
 def validate(doc: Document) -> Scenario:
