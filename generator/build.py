@@ -9,7 +9,7 @@ from . import __version__, cards, markup
 from .decks import seed_from_bytes
 from .loading import load_file
 from .maps import badge_uri
-from .pdf import html_to_pdf, render_pdfs, start_renderer, write_atomic
+from .pdf import html_to_pdf, own_folder, render_pdfs, start_renderer, write_atomic
 from .rendering import TEMPLATES, render
 from .scenario import Scenario, validate
 
@@ -112,7 +112,7 @@ def build(path: str | Path, out_dir: str | Path = "output", options: Options | N
     pack, sheet = compute(scenario, seed, options)
     pack_html, cards_html = render_html(scenario, pack, sheet)
     pdfs = dict(zip(["", "-cards"], to_pdfs(scenario, pack_html, cards_html)))
-    folder = Path(out_dir) / scenario.name
+    folder = own_folder(Path(out_dir) / scenario.name)
     written = []
     for suffix, data in pdfs.items():
         target = folder / f"{scenario.name}{suffix}.pdf"

@@ -2,12 +2,14 @@
 
 from __future__ import annotations
 
+import glob
 import logging
 import mimetypes
 import multiprocessing
 import os
 import signal
 import tempfile
+import time
 from pathlib import Path
 from urllib.parse import unquote, urlsplit
 
@@ -48,8 +50,10 @@ def make_fetcher(scenario_folder: Path | None):
                 raise FatalURLFetchingError(f"picture not found: {path.name}") from None
             inside_assets = real.is_relative_to(assets)
             inside_folder = folder is not None and real.is_relative_to(folder)
-            if not (inside_assets or inside_folder) or not real.is_file():
+            if not (inside_assets or inside_folder):
                 raise FatalURLFetchingError(f"refused to read {path.name}: outside the scenario's folder")
+            if not real.is_file():  # a folder, a FIFO that would block, a device
+                raise FatalURLFetchingError(f"refused to read {path.name}: not a regular file")
             with real.open("rb") as handle:
                 data = handle.read(MAX_IMAGE_BYTES + 1)
             if len(data) > MAX_IMAGE_BYTES:
@@ -101,9 +105,41 @@ def html_to_pdf(html: str, base: Path, scenario_folder: Path | None, tags: bool 
     return data
 
 
+# A .part file lives for the milliseconds of one write; one older than this was left by a killed build.
+STALE_PART_SECONDS = 60
+
+
+def own_folder(folder: Path) -> Path:
+    """Make a build's own output folder a real directory: a symlink planted there is removed, never followed."""
+    try:
+        if folder.is_symlink():
+            folder.unlink()
+        folder.mkdir(parents=True, exist_ok=True)
+    except OSError as err:  # the disk's words, not a traceback: a file in the way, no permission
+        raise RenderError(f"cannot make the folder {folder}: {err.strerror}") from err
+    return folder
+
+
 def write_atomic(target: Path, data: bytes) -> None:
-    """Write beside the target and rename into place; a planted symlink at the target is replaced, not followed."""
+    """Write beside the target and rename into place; a planted symlink at the target is replaced, not followed.
+
+    The temporary file is hidden and ends in .part, never .pdf, so a killed build leaves the old PDF or none;
+    parts left by killed builds are removed on the next write.
+    """
+    try:
+        _write_atomic(target, data)
+    except OSError as err:  # disk full, no permission, a folder in the way: the disk's words, not a traceback
+        raise RenderError(f"cannot write {target}: {err.strerror or err}") from err
+
+
+def _write_atomic(target: Path, data: bytes) -> None:
     target.parent.mkdir(parents=True, exist_ok=True)
+    for stale in target.parent.glob(f".{glob.escape(target.name)}.*.part"):
+        try:
+            if not stale.is_symlink() and time.time() - stale.stat().st_mtime > STALE_PART_SECONDS:
+                stale.unlink()
+        except OSError:
+            pass
     fd, tmp = tempfile.mkstemp(prefix="." + target.name + ".", suffix=".part", dir=target.parent)
     try:
         with os.fdopen(fd, "wb") as handle:
