@@ -37,34 +37,42 @@ def make_fetcher(scenario_folder: Path | None):
     folder = scenario_folder.resolve() if scenario_folder else None
 
     class LockedFetcher(URLFetcher):
+        refused: list[str]  # WeasyPrint logs a refusal inside an SVG without its reason: keep the reason
+
+        def refuse(self, message: str) -> FatalURLFetchingError:
+            self.refused.append(message)
+            return FatalURLFetchingError(message)
+
         def fetch(self, url, headers=None):
             parts = urlsplit(url)
             if parts.scheme == "data":
                 return super().fetch(url, headers)
             if parts.scheme != "file" or parts.netloc not in ("", "localhost"):
-                raise FatalURLFetchingError(f"refused to fetch {url[:80]!r}: only the project's assets and pictures beside the scenario")
+                raise self.refuse(f"refused to fetch {url[:80]!r}: only the project's assets and pictures beside the scenario")
             path = Path(unquote(parts.path))
             try:
                 real = path.resolve(strict=True)
             except (OSError, RuntimeError):
-                raise FatalURLFetchingError(f"picture not found: {path.name}") from None
+                raise self.refuse(f"picture not found: {path.name}") from None
             inside_assets = real.is_relative_to(assets)
             inside_folder = folder is not None and real.is_relative_to(folder)
             if not (inside_assets or inside_folder):
-                raise FatalURLFetchingError(f"refused to read {path.name}: outside the scenario's folder")
+                raise self.refuse(f"refused to read {path.name}: outside the scenario's folder")
             if not real.is_file():  # a folder, a FIFO that would block, a device
-                raise FatalURLFetchingError(f"refused to read {path.name}: not a regular file")
+                raise self.refuse(f"refused to read {path.name}: not a regular file")
             with real.open("rb") as handle:
                 data = handle.read(MAX_IMAGE_BYTES + 1)
             if len(data) > MAX_IMAGE_BYTES:
-                raise FatalURLFetchingError(f"picture {path.name} is larger than 8 MiB")
+                raise self.refuse(f"picture {path.name} is larger than 8 MiB")
             if not inside_assets and not _is_image(data):
-                raise FatalURLFetchingError(f"{path.name} is not a picture (PNG, JPEG, GIF, WebP or SVG)")
+                raise self.refuse(f"{path.name} is not a picture (PNG, JPEG, GIF, WebP or SVG)")
             kind = mimetypes.guess_type(real.name)[0] or "application/octet-stream"
             return URLFetcherResponse(real.as_uri(), body=data, headers={"Content-Type": kind})
 
     del weasyprint
-    return LockedFetcher(fail_on_errors=True, allowed_protocols=("file", "data"))
+    fetcher = LockedFetcher(fail_on_errors=True, allowed_protocols=("file", "data"))
+    fetcher.refused = []
+    return fetcher
 
 
 class _Collect(logging.Handler):
@@ -87,7 +95,8 @@ def html_to_pdf(html: str, base: Path, scenario_folder: Path | None, tags: bool 
     previous = logger.propagate
     logger.propagate = False
     try:
-        document = weasyprint.HTML(string=html, base_url=str(base) + "/", url_fetcher=make_fetcher(scenario_folder))
+        fetcher = make_fetcher(scenario_folder)
+        document = weasyprint.HTML(string=html, base_url=str(base) + "/", url_fetcher=fetcher)
         data = document.write_pdf(pdf_tags=tags, uncompressed_pdf=False)
     except (RenderError, MemoryError):  # a MemoryError is the render child's memory limit: its own message
         raise
@@ -100,6 +109,8 @@ def html_to_pdf(html: str, base: Path, scenario_folder: Path | None, tags: bool 
         logger.removeHandler(handler)
         logger.propagate = previous
     problems = [m for m in handler.messages if "harfbuzz" not in m.lower() and "subset" not in m.lower()]
+    if problems and fetcher.refused:
+        problems = fetcher.refused + problems
     if problems:
         raise RenderError("rendering reported: " + "; ".join(dict.fromkeys(problems)))
     return data

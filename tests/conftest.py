@@ -66,9 +66,9 @@ def built(tmp_path_factory):
 
 os.environ.setdefault("MUSTER_TEST", "1")
 
-# Hypothesis profiles: "quick" for `make test` (a few hundred inputs, seconds); "fuzz" for `make fuzz`
+# Hypothesis profiles: "quick" for `make test` (three tests x 70 inputs, seconds); "fuzz" for `make fuzz`
 # (MUSTER_FUZZ=1): three fuzz tests x 4,000 = 12,000 generated inputs.
-settings.register_profile("quick", max_examples=120, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+settings.register_profile("quick", max_examples=70, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 settings.register_profile("fuzz", max_examples=4000, deadline=None, suppress_health_check=list(HealthCheck))
 settings.load_profile("fuzz" if os.environ.get("MUSTER_FUZZ") else "quick")
 
