@@ -336,3 +336,18 @@ def test_longest_allowed_pathological_markdown_renders_quickly():
         started = time.monotonic()
         markup.to_html(text)
         assert time.monotonic() - started < 3
+
+
+@pytest.mark.parametrize("name", ["../scenarios/bridge", "/etc/passwd", "a b", "-rf", "", 'x"; touch PWNED; "',
+                                  "x'; touch PWNED; '", "x`touch PWNED`"])
+def test_make_scenario_refuses_a_name_that_is_not_a_plain_scenario_name(name, tmp_path):
+    """`make scenario NAME=...` refuses paths, options and shell syntax (exit 2) and runs none of it."""
+    import subprocess
+
+    from conftest import ROOT
+
+    result = subprocess.run(["make", "-s", "-o", ".venv/.installed", "scenario", f"NAME={name}"], cwd=ROOT,
+                            capture_output=True, text=True, timeout=60, env={**os.environ, "HOME": str(tmp_path)})
+    assert result.returncode == 2, result.stderr
+    assert "make scenario: NAME must be a plain scenario name" in result.stderr
+    assert not (ROOT / "PWNED").exists()
