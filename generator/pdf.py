@@ -204,7 +204,8 @@ def _context():
 
 
 def start_renderer() -> None:
-    """Start the fork server early, so that its import of WeasyPrint overlaps the build's own work."""
+    """Check the render limits and start the fork server early, so its import of WeasyPrint overlaps the build's work."""
+    render_limits()
     if _context().get_start_method() == "forkserver":
         from multiprocessing import forkserver
 
@@ -248,7 +249,11 @@ def _render_child(conn, jobs, seconds: float, memory_mb: int) -> None:
 
 
 def render_pdfs(jobs: list[tuple], file: str) -> list[bytes]:
-    """Render each (html, base, scenario_folder) job to PDF bytes in one limited child; errors name the file."""
+    """Render each (html, base, scenario_folder) job to PDF bytes in one limited child; errors name the file.
+
+    As with any multiprocessing use, a script that calls this must guard its entry point with
+    `if __name__ == "__main__":` (the `muster` command and `python -m generator` do).
+    """
     seconds, memory_mb = render_limits()
     ctx = _context()
     receive, send = ctx.Pipe(duplex=False)

@@ -225,7 +225,7 @@ def test_render_past_its_memory_limit_fails_naming_the_file(muster, tmp_path, mo
 
 @pytest.mark.parametrize("value", ["soon", "0", "-5", "nan"])
 def test_a_bad_render_limit_setting_is_a_usage_error(value, muster, tmp_path, monkeypatch):
-    """A render limit that is not a positive number is refused before any work (exit 2)."""
+    """A render limit that is not a positive number is refused before anything renders (exit 2)."""
     monkeypatch.setenv("MUSTER_RENDER_SECONDS", value)
     scenario = tmp_path / "x.yaml"
     scenario.write_text("title: X\nsystem: fireteam-tomorrow\nbriefing: x\nvictory:" + MINIMAL)
