@@ -6,6 +6,7 @@ VENV := .venv
 PY := $(VENV)/bin/python
 STAMP := $(VENV)/.installed
 NAME ?= bridge
+export NAME  # the scenario target reads NAME from the environment, so a quote in it never becomes shell syntax
 PAPER ?= a4
 
 .PHONY: help scenario all booklet bench test clean distclean check-system
@@ -28,7 +29,7 @@ $(STAMP): pyproject.toml tools/check_system.py
 install: $(STAMP) ## create .venv and install Muster with its test tools
 
 scenario: $(STAMP) ## build output/NAME/NAME.pdf and NAME-cards.pdf (NAME=bridge PAPER=a4|letter)
-	@if ! [[ "$(NAME)" =~ ^[A-Za-z0-9][A-Za-z0-9_-]{0,63}$$ ]]; then echo "make scenario: NAME must be a plain scenario name such as bridge (got '$(NAME)')" >&2; exit 2; fi
+	@if ! [[ "$$NAME" =~ ^[A-Za-z0-9][A-Za-z0-9_-]{0,63}$$ ]]; then echo "make scenario: NAME must be a plain scenario name such as bridge (got '$$NAME')" >&2; exit 2; fi
 	@test -f scenarios/$(NAME).yaml || { echo "make scenario: no scenarios/$(NAME).yaml; the scenarios are: $$(cd scenarios && ls *.yaml | sed 's/\.yaml$$//' | tr '\n' ' ')" >&2; exit 2; }
 	@$(PY) -m generator build scenarios/$(NAME).yaml --out output --paper $(PAPER)
 
@@ -43,6 +44,10 @@ bench: $(STAMP) ## measure builds and a 40-scenario booklet: pages, wall and CPU
 
 test: $(STAMP) ## run the whole test suite
 	@$(PY) -m pytest
+
+.PHONY: fuzz
+fuzz: $(STAMP) ## fuzz the loader and validator (12,000 mutated scenarios) and kill 100 builds mid-way; minutes
+	@MUSTER_FUZZ=1 MUSTER_KILLS=100 $(PY) -m pytest tests/test_fuzz.py tests/test_kill.py --hypothesis-show-statistics
 
 clean: ## remove output/
 	rm -rf output

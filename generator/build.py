@@ -7,10 +7,10 @@ from pathlib import Path
 
 from . import __version__, cards, markup
 from .decks import seed_from_bytes
-from .errors import RenderError, UsageError
+from .errors import UsageError
 from .loading import load_file
 from .maps import badge_uri
-from .pdf import html_to_pdf, write_atomic
+from .pdf import html_to_pdf, own_folder, render_pdfs, start_renderer, write_atomic
 from .rendering import TEMPLATES, render
 from .scenario import Scenario, validate
 
@@ -113,22 +113,25 @@ def render_html(scenario: Scenario, pack: dict, sheet: dict) -> tuple[str, str]:
     return pack_html(scenario, pack), render("cards.html", card_macros=f"{system_id}/cards.html", **sheet)
 
 
+def to_pdfs(scenario: Scenario, *htmls: str) -> list[bytes]:
+    """Both PDFs from one render child with a time and memory limit (pdf.render_pdfs); errors name the file."""
+    return render_pdfs([(html, TEMPLATES, scenario.doc.folder) for html in htmls], scenario.doc.file)
+
+
 def to_pdf(scenario: Scenario, html: str) -> bytes:
-    try:
-        return html_to_pdf(html, TEMPLATES, scenario.doc.folder)
-    except RenderError as err:
-        raise RenderError(f"{scenario.doc.file}: {err}") from err
+    return to_pdfs(scenario, html)[0]
 
 
 def build(path: str | Path, out_dir: str | Path = "output", options: Options | None = None) -> list[Path]:
     """Build NAME.pdf and NAME-cards.pdf into out_dir/NAME/; nothing is written unless both render."""
     options = options or Options()
     scenario = load(path)
+    start_renderer()
     seed = choose_seed(scenario, options.seed)
     pack, sheet = compute(scenario, seed, options)
     pack_html, cards_html = render_html(scenario, pack, sheet)
-    pdfs = {"": to_pdf(scenario, pack_html), "-cards": to_pdf(scenario, cards_html)}
-    folder = Path(out_dir) / scenario.name
+    pdfs = dict(zip(["", "-cards"], to_pdfs(scenario, pack_html, cards_html)))
+    folder = own_folder(Path(out_dir) / scenario.name)
     written = []
     for suffix, data in pdfs.items():
         target = folder / f"{scenario.name}{suffix}.pdf"

@@ -214,8 +214,12 @@ def load_text(text: str, file: str) -> Document:
         line, col = _pos(mark) if mark else (1, 1)
         what = " ".join(x for x in (err.context, err.problem) if x)
         raise InputProblems([Problem(file, line, col, "", f"not valid YAML: {what}")]) from None
-    except yaml.YAMLError as err:  # reader errors: control characters and the like
-        mark = getattr(err, "position", None)
+    except yaml.reader.ReaderError as err:  # control characters and the like: point at the character itself
+        before = text[: err.position]
+        line, col = before.count("\n") + 1, err.position - (before.rfind("\n") + 1) + 1
+        what = f"U+{err.character:04X}" if isinstance(err.character, int) else repr(err.character)
+        raise InputProblems([Problem(file, line, col, "", f"not valid YAML: the character {what} is not allowed (control characters are not text)")]) from None
+    except yaml.YAMLError as err:
         raise InputProblems([Problem(file, 1, 1, "", f"not valid YAML: {err}")]) from None
     except RecursionError:
         raise InputProblems([Problem(file, 1, 1, "", f"nesting deeper than {MAX_DEPTH} levels")]) from None

@@ -9,7 +9,7 @@ from . import systems
 from .decks import SEED_MAX
 from .errors import InputProblems, Problem
 from .loading import Document
-from .markup import MAX_NESTING, nesting_depth
+from .markup import MAX_BRACKETS, MAX_NESTING, nesting_depth
 from .schema import INVALID, Checker, Choice, Int, Key, ListOf, Markdown, Record, Str
 from .systems.base import System
 
@@ -98,12 +98,16 @@ class Scenario:
 def _check_prose(doc: Document, ck: Checker) -> None:
     data = doc.data if isinstance(doc.data, dict) else {}
     fields = [(("briefing",), data.get("briefing")), (("victory",), data.get("victory"))]
-    for i, side in enumerate(data.get("sides") or []):
+    sides = data.get("sides")
+    for i, side in enumerate(sides if isinstance(sides, list) else []):  # the shape check reports a non-list
         if isinstance(side, dict):
             fields.append((("sides", i, "briefing"), side.get("briefing")))
     for path, text in fields:
         if isinstance(text, str) and nesting_depth(text) > MAX_NESTING:
             ck.report(path, f"lists or quotes nested deeper than {MAX_NESTING} levels")
+        if isinstance(text, str) and text.count("[") > MAX_BRACKETS:
+            ck.report(path, f"at most {MAX_BRACKETS} '[' brackets in one text (got {text.count('[')}); "
+                            "links and pictures need far fewer")
 
 
 def validate(doc: Document) -> Scenario:

@@ -4,10 +4,12 @@ from __future__ import annotations
 
 import json
 import os
+import socket
 from dataclasses import dataclass
 from pathlib import Path
 
 import pytest
+from hypothesis import HealthCheck, settings
 
 from generator.cli import main
 
@@ -63,3 +65,38 @@ def built(tmp_path_factory):
 
 
 os.environ.setdefault("MUSTER_TEST", "1")
+
+# Hypothesis profiles: "quick" for `make test` (three tests x 70 inputs, seconds); "fuzz" for `make fuzz`
+# (MUSTER_FUZZ=1): three fuzz tests x 4,000 = 12,000 generated inputs.
+settings.register_profile("quick", max_examples=70, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+settings.register_profile("fuzz", max_examples=4000, deadline=None, suppress_health_check=list(HealthCheck))
+settings.load_profile("fuzz" if os.environ.get("MUSTER_FUZZ") else "quick")
+
+
+# No test may reach the network: a connect on anything but a Unix socket fails the test that tried,
+# even when the code under test swallowed the error. (The render child's fetcher refuses every scheme but
+# file: and data:, tested in test_hostile.py; the multiprocessing fork server talks over AF_UNIX.)
+NETWORK_ATTEMPTS: list[str] = []
+_connect, _connect_ex = socket.socket.connect, socket.socket.connect_ex
+
+
+def _guarded(real):
+    def connect(self, address):
+        if self.family != getattr(socket, "AF_UNIX", None):
+            NETWORK_ATTEMPTS.append(repr(address))
+            raise OSError(f"network access during the tests: connect to {address!r}")
+        return real(self, address)
+
+    return connect
+
+
+socket.socket.connect = _guarded(_connect)
+socket.socket.connect_ex = _guarded(_connect_ex)
+
+
+@pytest.fixture(autouse=True)
+def no_network():
+    """Fail any test during which a network connection was attempted."""
+    before = len(NETWORK_ATTEMPTS)
+    yield
+    assert NETWORK_ATTEMPTS[before:] == [], f"network connection attempted: {NETWORK_ATTEMPTS[before:]}"
