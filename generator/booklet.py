@@ -14,6 +14,8 @@ import os
 import sys
 import time
 from concurrent.futures import ProcessPoolExecutor, as_completed
+from concurrent.futures import TimeoutError as FuturesTimeout
+from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass, field, replace
 from multiprocessing import get_context
 from pathlib import Path
@@ -22,7 +24,7 @@ from . import __version__, markup
 from .build import APPENDIX, CHAPTER, Options, choose_seed, compute, load, pack_html
 from .errors import InputProblems, Problem, RenderError
 from .loading import load_file
-from .pdf import html_to_pdf, render_pdf, write_atomic
+from .pdf import _limit_self, html_to_pdf, render_limits, render_pdf, write_atomic
 from .rendering import ROOT, TEMPLATES, render
 from .schema import INVALID, Checker, Key, Markdown, Record, Str
 from .scenario import NAME_PATTERN
@@ -192,18 +194,45 @@ def render_parts(parts: list[Part], options: Options, jobs: int, cache: Path | N
         if cache:
             write_atomic(cache / f"{part.key}-{pages}.pdf", data)
 
-    if jobs > 1 and len(todo) > 1:
-        # spawn: workers start clean (no WeasyPrint state copied from us) and are our own children, so their
-        # time and memory count as ours; each renders many parts;
-        # the longest parts go first so that neither worker is left with a long one at the end
-        order = sorted(range(len(todo)), key=lambda i: -len(_load(todo[i].path).doc.source))
-        with ProcessPoolExecutor(max_workers=jobs, mp_context=get_context("spawn")) as pool:
-            futures = {pool.submit(_render_part, args[i]): todo[i] for i in order}
-            for future in as_completed(futures):
-                done(futures[future], *future.result())
-    else:
-        for part, arg in zip(todo, args):
-            done(part, *_render_part(arg))
+    if not todo:
+        return
+    # Scenario files come from strangers: parts render in worker processes under the same memory
+    # limit as a single build's render child, and the whole lot under its clock (per part, shared
+    # between the workers). spawn: workers start clean and are our own children, so their time and
+    # memory count as ours. The longest parts go first, so no worker is left with a long one at the end.
+    seconds, memory_mb = render_limits()
+    workers = max(1, min(jobs, len(todo)))
+    deadline = seconds * len(todo) / workers + 15  # 15 s for the workers to start and import WeasyPrint
+    order = sorted(range(len(todo)), key=lambda i: -len(_load(todo[i].path).doc.source))
+    pool = ProcessPoolExecutor(max_workers=workers, mp_context=get_context("spawn"),
+                               initializer=_limit_self, initargs=(seconds, memory_mb, False))
+    try:
+        futures = {pool.submit(_render_part, args[i]): todo[i] for i in order}
+        for future in as_completed(futures, timeout=deadline):
+            part = futures[future]
+            try:
+                done(part, *future.result())
+            except MemoryError:
+                raise RenderError(f"{part.path}: rendering needed more than {memory_mb} MiB (MUSTER_RENDER_MEMORY_MB)") from None
+            except BrokenProcessPool:
+                raise RenderError(f"{part.path}: a render worker died; it may have passed the memory limit of "
+                                  f"{memory_mb} MiB (MUSTER_RENDER_MEMORY_MB)") from None
+    except FuturesTimeout:
+        _kill(pool)
+        raise RenderError(f"the booklet took longer than {deadline:g} s to render (MUSTER_RENDER_SECONDS per part); "
+                          "a scenario is too large or hostile") from None
+    except BaseException:
+        _kill(pool)
+        raise
+    pool.shutdown(wait=True)
+
+
+def _kill(pool: ProcessPoolExecutor) -> None:
+    """Stop every worker now: after a failure no orphan may keep rendering."""
+    for process in list((getattr(pool, "_processes", None) or {}).values()):
+        if process.is_alive():
+            process.kill()
+    pool.shutdown(wait=True, cancel_futures=True)
 
 
 def _front(config: dict, parts: list[Part], options: Options) -> tuple[bytes, int]:

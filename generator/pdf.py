@@ -219,17 +219,21 @@ def start_renderer() -> None:
         forkserver.ensure_running()
 
 
-def _limit_self(seconds: float, memory_mb: int) -> None:
-    """In the child: cap address space and CPU time, and die with the process that forked us."""
+def _limit_self(seconds: float, memory_mb: int, cpu: bool = True) -> None:
+    """In the child: cap address space and CPU time, and die with the process that forked us.
+
+    A long-lived worker that renders many parts (the booklet's) passes cpu=False: CPU time adds
+    up over its parts, so its parent keeps the clock instead.
+    """
     try:
         import resource
     except ImportError:  # not POSIX: the parent's wall clock still holds
         return
     limit = memory_mb * 1024 * 1024
     resource.setrlimit(resource.RLIMIT_AS, (limit, limit))
-    # A backstop for an orphan whose parent was killed: CPU seconds can only run out.
-    cpu = int(seconds) + 5
-    resource.setrlimit(resource.RLIMIT_CPU, (cpu, cpu + 5))
+    if cpu:  # a backstop for an orphan whose parent was killed: CPU seconds can only run out
+        limit_cpu = int(seconds) + 5
+        resource.setrlimit(resource.RLIMIT_CPU, (limit_cpu, limit_cpu + 5))
     try:
         import ctypes
 

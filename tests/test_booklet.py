@@ -129,3 +129,13 @@ def test_cache_reuses_chapters_and_rerenders_only_a_changed_one(muster, season, 
         assert "Relay Station Ten" in PdfReader(tmp_path / "c.pdf").pages[1].extract_text()
     finally:
         edited.write_text(original)
+
+
+def test_booklet_workers_render_under_the_memory_limit(muster, tmp_path, monkeypatch):
+    """A booklet part that passes MUSTER_RENDER_MEMORY_MB fails the booklet with that setting named, writing nothing."""
+    monkeypatch.setenv("MUSTER_RENDER_MEMORY_MB", "100")
+    out = tmp_path / "booklet.pdf"
+    result = muster("booklet", SCENARIOS / "bridge.yaml", "--out", out, "--no-cache")
+    assert result.code == 1
+    assert "MUSTER_RENDER_MEMORY_MB" in result.err and "bridge.yaml" in result.err
+    assert not out.exists()
