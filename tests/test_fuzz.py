@@ -9,14 +9,16 @@ test_hostile.py renders the hostile corpus.
 from __future__ import annotations
 
 import copy
+from dataclasses import replace
 from pathlib import Path
 
+import pytest
 import yaml
 from hypothesis import given
 from hypothesis import strategies as st
 
 from generator.build import Options, compute, load, render_html
-from generator.errors import InputProblems, MusterError
+from generator.errors import InputProblems, MusterError, UsageError
 from generator.loading import load_text
 from generator.scenario import validate
 
@@ -52,6 +54,10 @@ def survive(text: str, name: str = "fuzzed.yaml", options: Options = Options()) 
             assert problem.file == name and problem.line >= 1 and problem.col >= 1, problem
         return
     seed = 12345
+    if options.card_size not in scenario.system.card_sizes:  # refused as a usage error, never a crash
+        with pytest.raises(UsageError, match="cards come in"):
+            compute(scenario, seed, options)
+        options = replace(options, card_size="poker")
     pack, sheet = compute(scenario, seed, options)
     render_html(scenario, pack, sheet)
     try:
