@@ -107,6 +107,9 @@ def _render_part(args: tuple) -> tuple[bytes, int, dict]:
         data, pages = render_pdf(html, TEMPLATES, scenario.doc.folder, tags=False)
     except RenderError as err:
         raise RenderError(f"{path}: {err}") from err
+    except MemoryError:
+        seconds, memory_mb = render_limits()
+        raise RenderError(f"{path}: rendering needed more than {memory_mb} MiB (MUSTER_RENDER_MEMORY_MB)") from None
     return data, pages, {"outside": t1 - t0, "weasyprint": time.perf_counter() - t1}
 
 

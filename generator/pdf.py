@@ -111,6 +111,8 @@ def render_pdf(html: str, base: Path, scenario_folder: Path | None, tags: bool =
         root = err
         while root.__cause__ is not None:  # our fetcher's own words sit under WeasyPrint's wrapper
             root = root.__cause__
+        if isinstance(root, MemoryError) or isinstance(err, MemoryError):  # the memory limit, however wrapped
+            raise MemoryError() from err
         raise RenderError(str(root) or type(root).__name__) from err
     finally:
         logger.removeHandler(handler)
