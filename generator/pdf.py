@@ -152,6 +152,12 @@ def write_atomic(target: Path, data: bytes) -> None:
         raise RenderError(f"cannot write {target}: {err.strerror or err}") from err
 
 
+def _umask() -> int:
+    mask = os.umask(0o022)
+    os.umask(mask)
+    return mask
+
+
 def _write_atomic(target: Path, data: bytes) -> None:
     target.parent.mkdir(parents=True, exist_ok=True)
     for stale in target.parent.glob(f".{glob.escape(target.name)}.*.part"):
@@ -165,6 +171,8 @@ def _write_atomic(target: Path, data: bytes) -> None:
         with os.fdopen(fd, "wb") as handle:
             handle.write(data)
             handle.flush()
+            # mkstemp makes the file private (0600); a PDF is for sharing, so give it the usual mode
+            os.fchmod(handle.fileno(), 0o666 & ~_umask())
             os.fsync(handle.fileno())
         os.replace(tmp, target)
     except BaseException:

@@ -108,3 +108,18 @@ def test_picture_beside_the_scenario_is_allowed_and_one_outside_is_refused(muste
     assert result.code == 1
     assert "fake.png is not a picture" in result.err
     assert not (tmp_path / "out2").exists()
+
+
+def test_written_pdfs_are_readable_by_others(muster, tmp_path):
+    """Atomic writes go through a private temporary file; the PDF itself gets the usual mode (umask 022: 0644)."""
+    import os
+
+    old = os.umask(0o022)
+    try:
+        from generator.pdf import write_atomic
+
+        target = tmp_path / "x.pdf"
+        write_atomic(target, b"%PDF-1.7 test")
+        assert target.stat().st_mode & 0o777 == 0o644
+    finally:
+        os.umask(old)
