@@ -238,20 +238,24 @@ def _kill(pool: ProcessPoolExecutor) -> None:
     pool.shutdown(wait=True, cancel_futures=True)
 
 
-def _front(config: dict, parts: list[Part], options: Options) -> tuple[bytes, int]:
+def _front(config: dict, parts: list[Part], options: Options) -> tuple[bytes, int, list]:
     chapters = [p for p in parts if p.kind == CHAPTER]
     appendices = [p for p in parts if p.kind == APPENDIX]
     systems = list(dict.fromkeys(p.system for p in chapters))
     html = render(
         "booklet/front.html",
         booklet={**config, "introduction": markup.to_html(config.get("introduction") or "")},
-        chapters=[{"title": p.title, "system": p.system, "author": p.author, "page": p.start} for p in chapters],
-        appendices=[{"title": p.title, "system": p.system, "letter": p.letter, "page": p.start} for p in appendices],
+        chapters=[{"title": p.title, "system": p.system, "author": p.author, "page": p.start, "n": parts.index(p)}
+                  for p in chapters],
+        appendices=[{"title": p.title, "system": p.system, "letter": p.letter, "page": p.start, "n": parts.index(p)}
+                    for p in appendices],
         systems=systems,
         page_size={"a4": "A4", "letter": "letter"}[options.paper],
         version=__version__,
     )
-    return render_pdf(html, TEMPLATES, None, tags=False)
+    links: list = []
+    data, pages = render_pdf(html, TEMPLATES, None, tags=False, links=links)
+    return data, pages, links
 
 
 def booklet(paths: list[str], out: Path, config_path: str | None = None, options: Options | None = None,
@@ -281,7 +285,7 @@ def booklet(paths: list[str], out: Path, config_path: str | None = None, options
         for part in parts:
             part.start = page
             page += part.pages
-        front, counted = _front(config, parts, options)
+        front, counted, toc_links = _front(config, parts, options)
         if counted == front_pages:
             break
         front_pages = counted
@@ -303,6 +307,7 @@ def booklet(paths: list[str], out: Path, config_path: str | None = None, options
         writer.append(PdfReader(io.BytesIO(part.pdf)), outline_item=label, import_outline=True)
     for page, overlay in zip(writer.pages, stamp.pages):
         page.merge_page(overlay)
+    _link_contents(writer, front_pages, toc_links, parts)
     writer.add_metadata({
         "/Title": config["title"],
         "/Author": config.get("author") or config["club"],
@@ -325,6 +330,19 @@ def booklet(paths: list[str], out: Path, config_path: str | None = None, options
     if total != len(writer.pages):
         raise RenderError(f"the booklet has {len(writer.pages)} pages, its contents counted {total}")
     return out
+
+
+def _link_contents(writer, front_pages: int, toc_links: list, parts: list[Part]) -> None:
+    """Make each contents line a link to its chapter: the chapters were rendered apart, so the links are added after the join."""
+    from pypdf.annotations import Link
+    from pypdf.generic import NameObject
+
+    for index in range(front_pages):  # WeasyPrint's own links point at the contents themselves
+        if "/Annots" in writer.pages[index]:
+            del writer.pages[index][NameObject("/Annots")]
+    for index, anchor, rect in dict.fromkeys((i, a, tuple(round(v, 2) for v in r)) for i, a, r in toc_links):
+        n = int(anchor.rsplit("-", 1)[1])
+        writer.add_annotation(index, Link(rect=rect, target_page_index=parts[n].start - 1))
 
 
 def _write_stats(stats: dict) -> None:

@@ -89,8 +89,13 @@ def html_to_pdf(html: str, base: Path, scenario_folder: Path | None, tags: bool 
     return render_pdf(html, base, scenario_folder, tags)[0]
 
 
-def render_pdf(html: str, base: Path, scenario_folder: Path | None, tags: bool = True) -> tuple[bytes, int]:
-    """Render HTML to PDF bytes and its page count (counting from the layout costs nothing; reading it back does)."""
+def render_pdf(html: str, base: Path, scenario_folder: Path | None, tags: bool = True,
+               links: list | None = None) -> tuple[bytes, int]:
+    """Render HTML to PDF bytes and its page count (counting from the layout costs nothing; reading it back does).
+
+    Given a list as `links`, it receives (page index, anchor, (x0, y0, x1, y1) in PDF points from the
+    bottom-left) for every internal link, for callers that retarget links after joining PDFs.
+    """
     import weasyprint
     from weasyprint.urls import FatalURLFetchingError  # a BaseException, so that WeasyPrint never swallows it
 
@@ -105,6 +110,12 @@ def render_pdf(html: str, base: Path, scenario_folder: Path | None, tags: bool =
         laid_out = document.render(pdf_tags=tags)
         data = laid_out.write_pdf(pdf_tags=tags, uncompressed_pdf=False)
         pages = len(laid_out.pages)
+        if links is not None:
+            for index, page in enumerate(laid_out.pages):
+                height = page.height * 0.75  # CSS px to PDF points
+                for kind, target, (x0, y0, x1, y1), _ in page.links:
+                    if kind == "internal":
+                        links.append((index, target, (x0 * 0.75, height - y1 * 0.75, x1 * 0.75, height - y0 * 0.75)))
     except (RenderError, MemoryError):  # a MemoryError is the render child's memory limit: its own message
         raise
     except (Exception, FatalURLFetchingError) as err:  # WeasyPrint's own failures: a refused fetch, a broken picture

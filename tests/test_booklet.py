@@ -68,6 +68,17 @@ def test_contents_page_numbers_match_the_chapters_bookmarks(built_booklet):
         assert title in reader.pages[top[title] - 1].extract_text()
 
 
+def test_contents_lines_link_to_their_chapters(built_booklet):
+    """Every contents line is a link to the page its chapter's bookmark opens."""
+    reader = PdfReader(built_booklet)
+    starts = {page for depth, title, page in _outline(reader) if depth == 0 and title not in ("Cover", "Contents")}
+    targets = set()
+    for annot in reader.pages[1]["/Annots"]:
+        dest = annot.get_object()["/Dest"]
+        targets.add(reader.get_page_number(dest[0].get_object()) + 1)
+    assert targets == starts
+
+
 def test_one_appendix_per_system_used(built_booklet):
     """Two Fireteam scenarios share one Fireteam appendix; WarSpike gets its own; nothing else."""
     reader = PdfReader(built_booklet)
