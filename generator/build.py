@@ -86,6 +86,7 @@ def compute(scenario: Scenario, seed: int, options: Options, with_cards: bool = 
     pack = {**base, **system.pack(scenario, seed), "reference": system.reference()}
     if not with_cards:
         return pack, {}
+    scenario.print_options = options
     if options.card_size not in system.card_sizes:
         raise UsageError(f"{system.title} cards come in {' or '.join(system.card_sizes)} size, not {options.card_size}: "
                          "their text would not fit at 7 pt")

@@ -71,6 +71,8 @@ class Scenario:
     system: System
     data: dict
     warnings: list[Problem] = field(default_factory=list)
+    # how the build prints (build.Options: paper, card size...), set before a system lays out its cards
+    print_options: object = None
 
     @property
     def name(self) -> str:

@@ -92,7 +92,11 @@ class System:
         raise NotImplementedError
 
     def cards(self, scenario, seed: int) -> list[dict]:
-        """One dict per card front; each has `kind` for the template's card macro."""
+        """One dict per card front; each has `kind` for the template's card macro.
+
+        scenario.print_options.card_size says which size (generator/cards.py CARD_SIZES) is printed,
+        for systems that fit their text to the card; the body carries class cards-<size> too.
+        """
         raise NotImplementedError
 
     def card_back(self, scenario, seed: int) -> dict:
