@@ -101,7 +101,7 @@ class System:
 
     def card_back(self, scenario, seed: int) -> dict:
         """The one back every card of the deck shares (so a face-down card gives nothing away)."""
-        return {"title": scenario.title, "seed": seed, "system": self.title}
+        return {"title": scenario.title, "seed": seed if self.uses_seed else None, "system": self.title}
 
     def reference(self) -> dict:
         """Quick-reference data: sections of the rules as encoded and every note."""

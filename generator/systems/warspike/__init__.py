@@ -315,10 +315,6 @@ class WarSpike(System):
             out.append({"kind": f"marker {role}", "role": role.capitalize(), "lines": text[role]})
         return out
 
-    def card_back(self, scenario, seed: int) -> dict:
-        # nothing is shuffled in WarSpike, so the back carries no seed
-        return {"title": scenario.title, "system": self.title}
-
 
 def _describe(name: str, moves: dict) -> str:
     parts = [f"{n} {kind}" for kind, n in moves.items() if n]
