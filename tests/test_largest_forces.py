@@ -167,7 +167,8 @@ def test_pack_metadata_language_bookmarks_and_tags(built):
 
 
 @pytest.mark.parametrize("name, size", [("relay-station", "mini"), ("relay-station", "tarot"),
-                                        ("weissach-bridge", "mini"), ("warspike-hold-the-ford", "mini")])
+                                        ("weissach-bridge", "mini"), ("warspike-hold-the-ford", "mini"),
+                                        ("vesta-relay", "mini"), ("vesta-relay", "tarot")])
 def test_cards_hold_their_text_at_other_sizes(tmp_path, muster, name, size):
     """Mini and tarot cards keep every character inside the card."""
     from generator.cards import CARD_SIZES
@@ -177,9 +178,14 @@ def test_cards_hold_their_text_at_other_sizes(tmp_path, muster, name, size):
     assert list(_text_inside_cards(cards, CARD_SIZES[size])) == []
 
 
-def test_a_card_size_a_system_cannot_hold_is_refused(muster, tmp_path):
-    """Para Bellum's plan cards are measured for poker size: --cards mini is a usage error, and nothing is written."""
+def test_a_card_size_a_system_cannot_hold_is_refused(muster, tmp_path, monkeypatch):
+    """No system refuses a size today (Para Bellum fits all three); the refusal still works for one that would:
+    a usage error naming the sizes, and nothing written."""
+    from generator.systems import get
+
+    system = get("para-bellum")
+    monkeypatch.setattr(type(system), "card_sizes", ("poker", "tarot"))
     result = muster("build", "scenarios/vesta-relay.yaml", "--out", tmp_path, "--cards", "mini")
     assert result.code == 2
-    assert "Para Bellum cards come in poker size, not mini" in result.err
+    assert "Para Bellum cards come in poker or tarot size, not mini" in result.err
     assert not (tmp_path / "vesta-relay").exists()

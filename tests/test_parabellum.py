@@ -194,34 +194,87 @@ def test_example_has_hq_assault_only_and_heavy_units():
     assert any("heavy" in w["tags"] for u in units for w in u["weapons"])
 
 
-def _card_rows(card):
-    return sum(1 + len(g["rows"]) for g in card["groups"])
+def _cards_at(scenario, size):
+    """The system's cards laid out for a card size, as a build would (scenario.print_options.card_size)."""
+    from generator.build import Options
+
+    scenario.print_options = Options(card_size=size) if size else None
+    return SYSTEM.cards(scenario, 1)
 
 
-def test_plan_lists_fit_their_cards():
-    """Every unit's plans are all on its cards, no card holds more rows than fit, and no plan is wider than its column."""
+def _worst_scenario():
     scenario = load(SCENARIOS / "vesta-relay.yaml")
     worst = {"name": "Worst", "models": 1, "movement": 6, "hq": True, "command_points": 20, "stress": 0,
              "discipline": None, "weapons": [{"name": f"Weapon {i}", "tags": ["assault"]} for i in range(8)]}
     scenario.data["sides"][0]["units"].append(worst)
-    cards = SYSTEM.cards(scenario, 1)
-    by_unit: dict[str, int] = {}
-    for card in cards:
-        if "groups" not in card:
+    return scenario
+
+
+@pytest.mark.parametrize("size", [None, "poker", "mini", "tarot"])
+def test_plan_lists_fit_their_cards(size):
+    """At every size, every unit's plans are on its cards exactly once, no card holds more rows than its size
+    allows, and no plan is wider than its column."""
+    scenario = _worst_scenario()
+    geo = cardfit.geometry(size)
+    printed: dict[str, list] = {}
+    for card in _cards_at(scenario, size):
+        if "items" not in card:
             continue
+        assert card["fit"] is geo
         unit = card["unit"]
-        fixed = cardfit.unit_card_rows(unit) if card["kind"].startswith("pb-unit") else 1
-        assert fixed + _card_rows(card) <= cardfit.BODY_ROWS, (unit["name"], card["part"])
+        assert sum(cardfit.item_rows(item) for item in card["items"]) <= geo.body_rows, (unit["name"], card["part"])
+        if card["part"] > 1:
+            assert card["items"][0]["block"] == "legend"
         for g in card["groups"]:
-            column = (cardfit.INNER_MM + cardfit.GAP_MM) / g["cols"] - cardfit.GAP_MM
+            column = geo.column_mm(g["cols"])
             for row in g["rows"]:
                 assert len(row) <= g["cols"]
                 for p in row:
-                    assert cardfit.width_mm(p["abbr"] + p["mark"]) < column
-                by_unit[unit["name"]] = by_unit.get(unit["name"], 0) + len(row)
+                    assert cardfit.width_mm(p["abbr"] + p["mark"], geo.text_pt) < column
+                printed.setdefault(unit["name"], []).extend((g["points"], p["abbr"]) for p in row)
     for side in SYSTEM._forces(scenario):
         for unit in side["units"]:
-            assert by_unit[unit["name"]] == sum(g["count"] for g in unit["plans"])
+            every = [(g["points"], p["abbr"]) for g in unit["plans"] for p in g["plans"]]
+            assert sorted(printed[unit["name"]]) == sorted(every)  # each plan once, none lost, none twice
+
+
+def test_card_geometry_is_per_size():
+    """Mini cards are narrower and shorter, so a unit needs more follow-on cards; tarot cards hold more rows in larger type."""
+    scenario = load(SCENARIOS / "vesta-relay.yaml")
+    mini, poker, tarot = cardfit.geometry("mini"), cardfit.geometry("poker"), cardfit.geometry("tarot")
+    assert cardfit.geometry(None) is poker
+    assert mini.inner_mm < poker.inner_mm < tarot.inner_mm and mini.body_rows < poker.body_rows < tarot.body_rows
+    assert tarot.text_pt > poker.text_pt == mini.text_pt == 7.0  # the print floor
+    assert mini.track == "down" and poker.track == "across"
+
+    def parts(size):
+        counts: dict[str, int] = {}
+        for card in _cards_at(scenario, size):
+            if "items" in card:
+                counts[card["unit"]["name"]] = card["parts"]
+        return counts
+
+    at_mini, at_poker, at_tarot = parts("mini"), parts("poker"), parts("tarot")
+    assert at_mini.keys() == at_poker.keys() == at_tarot.keys()
+    for name in at_poker:
+        assert at_mini[name] > at_poker[name] >= at_tarot[name], name
+
+
+def test_wrapped_text_is_measured_into_rows():
+    """Long stats, weapon and Fire!/Charge! text takes more rows on a mini card; a split plan group never leaves a lone row."""
+    unit = {"models": 100, "movement": 48, "run": 96, "discipline": 6, "hq": True, "command_points": 20,
+            "weapons": [{"name": "A very long weapon name indeed", "tag_text": "heavy, assault"}],
+            "fire_charge": "Fires non-Assault weapons: no Charge! in an activation with Fire!.",
+            "track": {"faces": "1\u20135 \u00b7 6", "levels": [{}] * 5}}
+    rows = {size: {b["block"]: b["rows"] for b in cardfit.unit_blocks(unit, cardfit.geometry(size))} for size in ("mini", "poker")}
+    assert rows["mini"]["stats"] == 2 and rows["poker"]["stats"] == 1
+    assert rows["mini"]["weapon"] == 2 and rows["mini"]["fc"] == 3 and rows["poker"]["fc"] == 2
+    assert rows["mini"]["track"] == 6 + 1 + 1 and rows["poker"]["track"] == 3 + 1 + 1
+    plans_ = [{"abbr": "Charge\u00b7Move\u00b7Aim", "mark": " \u2020"}] * 20
+    for first in range(0, 16):
+        cards = cardfit.paginate([{"block": "stats", "rows": first}], [{"points": 3, "plans": plans_}], cardfit.geometry("mini"))
+        pieces = [len(i["rows"]) for c in cards for i in c if i["block"] == "plans"]
+        assert sum(pieces) == 20 and min(pieces) >= 2, (first, pieces)
 
 
 def test_six_action_cards_with_costs():

@@ -35,9 +35,8 @@ class ParaBellum(System):
     id = "para-bellum"
     appendix_parts = ("odds", "plans", "reference")
     uses_seed = False
-    # a unit card's stress track and plan columns are measured for poker cards (cardfit.py): a mini
-    # card is too narrow for them at 7 pt, and a tarot card would need its own measurements
-    card_sizes = ("poker",)
+    # every size has its own measured geometry (cardfit.GEOMETRY) and styles (cards.css)
+    card_sizes = ("poker", "mini", "tarot")
     title = "Para Bellum"
     folder = Path(__file__).parent
 
@@ -272,23 +271,24 @@ class ParaBellum(System):
 
     # --- cards ------------------------------------------------------------------------------
     def cards(self, scenario, seed: int) -> list[dict]:
+        options = getattr(scenario, "print_options", None)
+        geo = cardfit.geometry(getattr(options, "card_size", None))
         styles = scenario.styles()
         out: list[dict] = []
         for s, side in enumerate(self._forces(scenario)):
-            look = {"side": side["name"], "colour": side["colour"], "badge": side["badge"], "shape": styles[s].shape}
+            look = {"side": side["name"], "colour": side["colour"], "badge": side["badge"], "shape": styles[s].shape, "fit": geo}
             for unit in side["units"]:
-                used = cardfit.unit_card_rows(unit)
                 groups = [{"points": g["points"], "plans": g["plans"]} for g in unit["plans"] if g["plans"]]
-                # follow-on cards spend one row on the legend
-                pages = cardfit.paginate(groups, cardfit.BODY_ROWS - used, cardfit.BODY_ROWS - 1)
+                pages = cardfit.paginate(cardfit.unit_blocks(unit, geo), groups, geo)
                 total = len(pages)
                 for i, page in enumerate(pages):
                     kind = ("pb-unit" + (" pb-hq" if unit["hq"] else "")) if i == 0 else "pb-plans"
-                    out.append({**look, "kind": kind, "unit": unit, "groups": page, "part": i + 1, "parts": total})
+                    out.append({**look, "kind": kind, "unit": unit, "items": page, "part": i + 1, "parts": total,
+                                "groups": [item for item in page if item["block"] == "plans"]})
                 if unit["hq"]:
                     out.append({**look, "kind": "pb-command", "unit": unit, "boxes": list(range(1, unit["command_points"] + 1)),
                                 "order": self.rules["order"]["rule"], "cost": self.rules["order"]["cost"]})
-        out.extend(self._action_cards())
+        out.extend({**card, "fit": geo} for card in self._action_cards())
         return out
 
     def _action_cards(self) -> list[dict]:
