@@ -312,7 +312,7 @@ def booklet(paths: list[str], out: Path, config_path: str | None = None, options
     for data, label, title in [(front, None, "Cover and contents")] + [
             (part.pdf, _label(part), _label(part)) for part in parts]:
         first = len(writer.pages)
-        readers.append(PdfReader(io.BytesIO(data)))
+        readers.append(PdfReader(io.BytesIO(data), strict=True))  # our own output: skips re-checking every xref entry
         writer.append(readers[-1], outline_item=label, import_outline=True)
         tree.add(readers[-1], data, first, title)
     tree.finish()

@@ -14,10 +14,8 @@ per page and stay as they are.
 
 from __future__ import annotations
 
-import bisect
 import io
 import re
-from collections import deque
 
 from pypdf.generic import (ArrayObject, BooleanObject, DictionaryObject, IndirectObject, NameObject,
                            NumberObject, PdfObject, TextStringObject)
@@ -27,6 +25,7 @@ from pypdf.generic import (ArrayObject, BooleanObject, DictionaryObject, Indirec
 _TOKEN = re.compile(rb"\((?:\\.|[^\\)])*\)|(\d+) 0 R", re.S)
 _NUMS = re.compile(rb"\((?:\\.|[^\\)])*\)|(\d+) 0 R|(\d+)|\[|\]", re.S)
 # WeasyPrint names table header cells "<object number>-<row>-<column>": unique in a part, not across parts
+_ELEMENT = re.compile(rb"(\d+) 0 obj\s*<</Type /(?:StructElem|OBJR)\b")
 _CELL_ID = re.compile(rb"\((\d+-\d+-\d+)\)")
 _IDS = re.compile(rb"/ID \(\d+-\d+-\d+\)|/Headers \[[^\]]*\]")
 
@@ -64,60 +63,43 @@ class TreeJoin:
             raise ValueError("a tagged part must be written without object streams")
         offsets = reader.xref[0]
         starts = sorted(offsets.values())
-        end_of_objects = data.rfind(b"\nxref")
+        ends = dict(zip(starts, starts[1:] + [data.rfind(b"\nxref")]))  # an object ends where the next begins
 
         def body(number: int) -> bytes:
             start = offsets[number]
-            i = bisect.bisect_right(starts, start)
-            chunk = data[start:starts[i] if i < len(starts) else end_of_objects]
-            chunk = chunk[chunk.index(b"obj") + 3:].rstrip()
+            chunk = data[data.index(b"obj", start) + 3:ends[start]].rstrip()
             if not chunk.endswith(b"endobj"):
                 raise ValueError(f"object {number} of a part does not end where the next begins")
-            return chunk[:-6].strip()
+            return chunk[:-6]
 
-        def refs(text: bytes):
-            return (int(m.group(1)) for m in _TOKEN.finditer(text) if m.group(1))
-
-        cloned = self.writer._id_translated.get(id(reader), {})  # pages and annotations pypdf copied
         tree_ref = reader.trailer["/Root"].get_object().raw_get("/StructTreeRoot")
         tree = tree_ref.get_object()
         kids = tree["/K"] if isinstance(tree["/K"], list) else [tree["/K"]]
-        kids = [kid.idnum for kid in kids]
+        kids = {kid.idnum for kid in kids}
         parent_tree = tree.raw_get("/ParentTree").idnum
         nums = body(parent_tree)
         if b"/Kids" in nums:
             raise ValueError("a part's ParentTree is not a flat number tree")
 
-        # Every structure element: reached from the tree's kids, and from the ParentTree (WeasyPrint
-        # leaves margin boxes' elements out of /K but maps their marked content there).
-        skip = {tree_ref.idnum, parent_tree}
-        order: list[int] = []
-        seen = set(kids)
-        queue = deque(kids)
-        for n in refs(nums):
-            if n not in seen and n not in cloned:
-                seen.add(n)
-                queue.append(n)
-        texts: dict[int, bytes] = {}
-        while queue:
-            n = queue.popleft()
-            order.append(n)
-            texts[n] = text = body(n)
-            for m in refs(text):
-                if m not in seen and m not in cloned and m not in skip:
-                    seen.add(m)
-                    queue.append(m)
-
-        numbers = {tree_ref.idnum: self.document.idnum}
-        for n in order:
-            numbers[n] = self.writer._add_object(RawObject()).idnum
-        for source, target in cloned.items():
-            numbers.setdefault(source, target)
+        # The structure elements (and their OBJR links to annotations), found by their first bytes
+        # where the xref says an object starts: one search of the part rather than a walk of the tree.
+        # Anything else the tree refers to must be a page or annotation pypdf copied, or renumber() fails.
+        where = offsets.get
+        elements = sorted(n for n, start in ((int(m.group(1)), m.start()) for m in _ELEMENT.finditer(data))
+                          if where(n) == start)
+        cloned = self.writer._id_translated.get(id(reader), {})  # pages and annotations pypdf copied
+        numbers = dict(cloned)
+        base = len(self.writer._objects) + 1
+        numbers.update(zip(elements, range(base, base + len(elements))))
+        numbers[tree_ref.idnum] = self.document.idnum
 
         def renumber(match):
             if match.group(1) is None:
                 return match.group(0)
-            return b"%d 0 R" % numbers[int(match.group(1))]  # a KeyError: a reference to nothing copied
+            number = numbers.get(int(match.group(1)))
+            if number is None:
+                raise ValueError(f"a part's structure tree refers to object {match.group(1).decode()}, which was not copied")
+            return b"%d 0 R" % number
 
         prefix = b"(p%d-" % len(self.parts)
 
@@ -125,14 +107,19 @@ class TreeJoin:
             return _CELL_ID.sub(lambda m: prefix + m.group(1) + b")", match.group(0))
 
         title_bytes = _serialize(TextStringObject(title))
-        for n in order:
-            text = _TOKEN.sub(renumber, texts[n])
+        objects = []
+        for n in elements:
+            text = _TOKEN.sub(renumber, body(n))
             if b"/ID (" in text or b"/Headers [" in text:
                 text = _IDS.sub(cell_ids, text)
             if n in kids:
                 text = text.replace(b"/S /Document", b"/S /Part/T " + title_bytes, 1)
                 self.parts.append(numbers[n])
-            self.writer._objects[numbers[n] - 1].data = text
+            objects.append(RawObject(text))
+        missing = kids.difference(elements)
+        if missing:
+            raise ValueError(f"a part's structure tree refers to objects that are not elements: {sorted(missing)}")
+        self.writer._objects.extend(objects)
 
         # The ParentTree: keys offset by the keys used so far, references renumbered.
         offset, depth, top = self.next_key, 0, -1
