@@ -79,6 +79,10 @@ def load_config(path: str | None) -> dict:
     return data
 
 
+# Parts are tagged and written without object streams (PDF 1.4 has none): pypdf then reads only the
+# objects a page needs, and the structure tree is copied as bytes (generator/structure.py).
+PART_PDF_VERSION = "1.4"
+
 _LOADED: dict = {}  # per process: a scenario read once serves its chapter and its system's appendix
 
 
@@ -103,8 +107,8 @@ def _render_part(args: tuple) -> tuple[bytes, int, dict]:
     html = pack_html(scenario, pack, mode)
     t1 = time.perf_counter()
     try:
-        # untagged: pypdf cannot join structure trees, and reading them back costs more than rendering
-        data, pages = render_pdf(html, TEMPLATES, scenario.doc.folder, tags=False)
+        # tagged, without object streams: the join copies the structure tree by the xref's offsets
+        data, pages = render_pdf(html, TEMPLATES, scenario.doc.folder, tags=True, pdf_version=PART_PDF_VERSION)
     except RenderError as err:
         raise RenderError(f"{path}: {err}") from err
     except MemoryError:
@@ -254,7 +258,7 @@ def _front(config: dict, parts: list[Part], options: Options) -> tuple[bytes, in
         version=__version__,
     )
     links: list = []
-    data, pages = render_pdf(html, TEMPLATES, None, tags=False, links=links)
+    data, pages = render_pdf(html, TEMPLATES, None, tags=True, links=links, pdf_version=PART_PDF_VERSION)
     return data, pages, links
 
 
@@ -262,6 +266,8 @@ def booklet(paths: list[str], out: Path, config_path: str | None = None, options
             jobs: int = 2, use_cache: bool = True) -> Path:
     """Build the club booklet PDF from scenario files; nothing is written if any file has a problem."""
     from pypdf import PdfReader, PdfWriter
+
+    from .structure import TreeJoin
 
     options = options or Options()
     stats: dict = {}
@@ -285,7 +291,7 @@ def booklet(paths: list[str], out: Path, config_path: str | None = None, options
         for part in parts:
             part.start = page
             page += part.pages
-        front, counted, toc_links = _front(config, parts, options)
+        front, counted, _ = _front(config, parts, options)
         if counted == front_pages:
             break
         front_pages = counted
@@ -301,13 +307,19 @@ def booklet(paths: list[str], out: Path, config_path: str | None = None, options
 
     t_join = time.perf_counter()
     writer = PdfWriter()
-    writer.append(PdfReader(io.BytesIO(front)), import_outline=True)
-    for part in parts:
-        label = part.title if part.kind == CHAPTER else f"Appendix {part.letter}: {part.title}"
-        writer.append(PdfReader(io.BytesIO(part.pdf)), outline_item=label, import_outline=True)
+    tree = TreeJoin(writer)
+    readers = []  # kept alive: pypdf knows what it copied from each reader by the reader's id()
+    for data, label, title in [(front, None, "Cover and contents")] + [
+            (part.pdf, _label(part), _label(part)) for part in parts]:
+        first = len(writer.pages)
+        readers.append(PdfReader(io.BytesIO(data), strict=True))  # our own output: skips re-checking every xref entry
+        writer.append(readers[-1], outline_item=label, import_outline=True)
+        tree.add(readers[-1], data, first, title)
+    tree.finish()
     for page, overlay in zip(writer.pages, stamp.pages):
+        _as_artifact(overlay)
         page.merge_page(overlay)
-    _link_contents(writer, front_pages, toc_links, parts)
+    _link_contents(writer, front_pages, parts)
     writer.add_metadata({
         "/Title": config["title"],
         "/Author": config.get("author") or config["club"],
@@ -332,17 +344,35 @@ def booklet(paths: list[str], out: Path, config_path: str | None = None, options
     return out
 
 
-def _link_contents(writer, front_pages: int, toc_links: list, parts: list[Part]) -> None:
-    """Make each contents line a link to its chapter: the chapters were rendered apart, so the links are added after the join."""
-    from pypdf.annotations import Link
-    from pypdf.generic import NameObject
+def _label(part: Part) -> str:
+    return part.title if part.kind == CHAPTER else f"Appendix {part.letter}: {part.title}"
 
-    for index in range(front_pages):  # WeasyPrint's own links point at the contents themselves
-        if "/Annots" in writer.pages[index]:
-            del writer.pages[index][NameObject("/Annots")]
-    for index, anchor, rect in dict.fromkeys((i, a, tuple(round(v, 2) for v in r)) for i, a, r in toc_links):
-        n = int(anchor.rsplit("-", 1)[1])
-        writer.add_annotation(index, Link(rect=rect, target_page_index=parts[n].start - 1))
+
+def _as_artifact(page) -> None:
+    """Mark a stamp page's content as an artifact: page numbers and running heads are page furniture,
+    and unmarked content on a tagged page would be neither tagged nor an artifact."""
+    from pypdf.generic import NameObject, StreamObject
+
+    stream = StreamObject()
+    stream.set_data(b"/Artifact BMC\n" + page.get_contents().get_data() + b"\nEMC\n")
+    page[NameObject("/Contents")] = stream
+
+
+def _link_contents(writer, front_pages: int, parts: list[Part]) -> None:
+    """Point each contents line at its chapter: the chapters were rendered apart, so WeasyPrint's links
+    (to the contents lines themselves, named toc-N) are retargeted after the join. They are kept, not
+    replaced, because the structure tree's Link elements refer to them."""
+    from pypdf.generic import ArrayObject, NameObject, TextStringObject
+
+    for index in range(front_pages):
+        for annot in writer.pages[index].get("/Annots") or []:
+            annot = annot.get_object()
+            dest = annot.get("/Dest")
+            if isinstance(dest, str) and dest.startswith("toc-"):
+                part = parts[int(dest.rsplit("-", 1)[1])]
+                annot[NameObject("/Dest")] = ArrayObject(
+                    [writer.pages[part.start - 1].indirect_reference, NameObject("/Fit")])
+                annot[NameObject("/Contents")] = TextStringObject(_label(part))
 
 
 def _write_stats(stats: dict) -> None:

@@ -90,11 +90,12 @@ def html_to_pdf(html: str, base: Path, scenario_folder: Path | None, tags: bool 
 
 
 def render_pdf(html: str, base: Path, scenario_folder: Path | None, tags: bool = True,
-               links: list | None = None) -> tuple[bytes, int]:
+               links: list | None = None, pdf_version: str | None = None) -> tuple[bytes, int]:
     """Render HTML to PDF bytes and its page count (counting from the layout costs nothing; reading it back does).
 
     Given a list as `links`, it receives (page index, anchor, (x0, y0, x1, y1) in PDF points from the
     bottom-left) for every internal link, for callers that retarget links after joining PDFs.
+    pdf_version "1.4" writes no object streams (the booklet copies a part's objects by their xref offsets).
     """
     import weasyprint
     from weasyprint.urls import FatalURLFetchingError  # a BaseException, so that WeasyPrint never swallows it
@@ -108,7 +109,7 @@ def render_pdf(html: str, base: Path, scenario_folder: Path | None, tags: bool =
         fetcher = make_fetcher(scenario_folder)
         document = weasyprint.HTML(string=html, base_url=str(base) + "/", url_fetcher=fetcher)
         laid_out = document.render(pdf_tags=tags)
-        data = laid_out.write_pdf(pdf_tags=tags, uncompressed_pdf=False)
+        data = laid_out.write_pdf(pdf_tags=tags, uncompressed_pdf=False, pdf_version=pdf_version)
         pages = len(laid_out.pages)
         if links is not None:
             for index, page in enumerate(laid_out.pages):

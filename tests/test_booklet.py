@@ -150,3 +150,56 @@ def test_booklet_workers_render_under_the_memory_limit(muster, tmp_path, monkeyp
     assert result.code == 1
     assert "MUSTER_RENDER_MEMORY_MB" in result.err and "bridge.yaml" in result.err
     assert not out.exists()
+
+
+def test_booklet_is_tagged_with_one_structure_tree(built_booklet):
+    """One structure tree covers the booklet: a Part per piece (front, chapters, appendices) under one Document,
+    ParentTree keys unique and covering every page and link, marked content mapped to elements on its page,
+    the stamped running heads and page numbers marked as artifacts."""
+    from pypdf.generic import IndirectObject
+
+    reader = PdfReader(built_booklet)
+    root = reader.trailer["/Root"]
+    assert root["/MarkInfo"]["/Marked"]
+    assert root["/Lang"] == "en"
+    tree = root["/StructTreeRoot"]
+    document = tree["/K"][0].get_object()
+    assert document["/S"] == "/Document"
+    parts = [kid.get_object() for kid in document["/K"]]
+    assert [p["/S"] for p in parts] == ["/Part"] * (1 + len(FILES) + 2)  # front, chapters, two appendices
+    assert [p["/T"] for p in parts][1:4] == ["The Bridge at Kessel Ford", "Relay Station Nine", "The Ford at Afon Du"]
+    for kid in document.raw_get("/K"):
+        assert kid.get_object().raw_get("/P").idnum == tree["/K"][0].idnum
+
+    nums = tree["/ParentTree"]["/Nums"]
+    keys = [nums[i] for i in range(0, len(nums), 2)]
+    assert len(keys) == len(set(keys)) and tree["/ParentTreeNextKey"] > max(keys)
+    mapped = dict(zip(keys, [nums[i] for i in range(1, len(nums), 2)]))
+    for index, page in enumerate(reader.pages):
+        elements = mapped[page["/StructParents"]]
+        content = page.get_contents().get_data()
+        mcids = [int(n) for n in re.findall(rb"/MCID (\d+)", content)]
+        assert mcids, index
+        for mcid in mcids:
+            assert elements[mcid].get_object().raw_get("/Pg").idnum == page.indirect_reference.idnum
+        assert content.count(b"BDC") + content.count(b"BMC") == content.count(b"EMC")
+        assert content.rstrip().endswith(b"EMC\nQ") and b"/Artifact BMC" in content  # the stamp
+        for annot in page.get("/Annots") or []:
+            annot = annot.get_object()
+            link = mapped[annot["/StructParent"]].get_object()
+            objrs = [k.get_object() for k in link["/K"] if isinstance(k.get_object(), dict)]
+            assert any(o.get("/Type") == "/OBJR" and o.raw_get("/Obj").idnum == annot.indirect_reference.idnum
+                       for o in objrs), index
+
+    ids = []
+
+    def walk(element, reference):
+        for kid in element.get("/K", []) if isinstance(element.get("/K"), list) else []:
+            if isinstance(kid, IndirectObject) and "/S" in kid.get_object():
+                assert kid.get_object().raw_get("/P").idnum == reference.idnum
+                if "/ID" in kid.get_object():
+                    ids.append(kid.get_object()["/ID"])
+                walk(kid.get_object(), kid)
+
+    walk(document, tree.raw_get("/K")[0])
+    assert len(ids) == len(set(ids))  # table header ids, unique across parts
