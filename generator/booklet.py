@@ -16,7 +16,7 @@ import time
 from concurrent.futures import ProcessPoolExecutor, as_completed
 from concurrent.futures import TimeoutError as FuturesTimeout
 from concurrent.futures.process import BrokenProcessPool
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, replace
 from multiprocessing import get_context
 from pathlib import Path
 
@@ -53,7 +53,6 @@ class Part:
     pages: int = 0
     start: int = 0
     letter: str = ""
-    bookmarks: list = field(default_factory=list)
 
 
 def _fingerprint() -> str:
@@ -266,6 +265,7 @@ def booklet(paths: list[str], out: Path, config_path: str | None = None, options
             jobs: int = 2, use_cache: bool = True) -> Path:
     """Build the club booklet PDF from scenario files; nothing is written if any file has a problem."""
     from pypdf import PdfReader, PdfWriter
+    from pypdf.generic import NameObject, TextStringObject
 
     from .structure import TreeJoin
 
@@ -327,7 +327,7 @@ def booklet(paths: list[str], out: Path, config_path: str | None = None, options
         "/Creator": f"Muster {__version__}",
         "/Producer": f"Muster {__version__}",
     })
-    writer._root_object[_name("/Lang")] = _text("en")
+    writer._root_object[NameObject("/Lang")] = TextStringObject("en")
     # a fixed document ID: the same scenarios give the same booklet bytes
     writer._ID = None
     buffer = io.BytesIO()
@@ -382,13 +382,3 @@ def _write_stats(stats: dict) -> None:
         Path(target).write_text(json.dumps(stats))
 
 
-def _name(text: str):
-    from pypdf.generic import NameObject
-
-    return NameObject(text)
-
-
-def _text(text: str):
-    from pypdf.generic import TextStringObject
-
-    return TextStringObject(text)

@@ -25,7 +25,7 @@ def season(tmp_path_factory):
     return folder, config
 
 
-def _booklet(muster, season, out, *extra, monkeypatch=None):
+def _booklet(muster, season, out, *extra):
     folder, config = season
     paths = [folder / f"{n}.yaml" for n in FILES]
     return muster("booklet", *paths, "--out", out, "--config", config, "--jobs", "1", *extra)

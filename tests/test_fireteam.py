@@ -6,7 +6,6 @@ from fractions import Fraction
 from pathlib import Path
 
 import icepool
-import pytest
 from pypdf import PdfReader
 
 from generator.systems import get

@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import copy
 from dataclasses import replace
-from pathlib import Path
 
 import pytest
 import yaml

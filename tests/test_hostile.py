@@ -11,7 +11,6 @@ tests/data/bad/ (test_bad_inputs.py). Pictures, symlinks and secrets are planted
 
 from __future__ import annotations
 
-import base64
 import os
 import re
 import time
@@ -98,7 +97,7 @@ def test_every_hostile_trick_together_builds_a_pdf_without_secrets_links_or_atta
         prose += [data["briefing"], data["victory"]] + [s.get("briefing") or "" for s in data["sides"]]
     briefing = "\n\n".join(p for p in prose if "[" * 100 not in p)[:19_000]
     scenario = club / "everything.yaml"
-    scenario.write_text(f"title: Everything at once\nsystem: fireteam-tomorrow\nbriefing: |\n"
+    scenario.write_text("title: Everything at once\nsystem: fireteam-tomorrow\nbriefing: |\n"
                         + "".join(f"  {line}\n" for line in briefing.splitlines()) + "victory:" + MINIMAL)
     out = club.parent / "out"
     victim = club.parent / "victim.pdf"

@@ -6,7 +6,6 @@ import pdfplumber
 import pytest
 import yaml
 
-from conftest import SCENARIOS
 
 MM = 72 / 25.4
 

@@ -9,7 +9,7 @@ from pathlib import Path
 
 from ...decks import rng_for, shuffled
 from ...maps import GridMap, badge_uri, square_name, unit_uri
-from ...schema import INVALID, Checker, Choice, Int, Key, ListOf, Record, Spec, Str
+from ...schema import Checker, Choice, Int, Key, ListOf, Record, Spec, Str
 from ...scenario import NAME_PATTERN
 from ..base import System
 from . import odds

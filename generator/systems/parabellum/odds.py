@@ -93,8 +93,8 @@ def action_points_table(rules: dict, variants=()) -> Table:
                 row.update({f"ap{n}": dist[n] for n in values})
                 row["expected"] = dist.mean()
                 rows.append(row)
-    note = (f"The last Stress level of each block stands for itself and every level above it. "
-            f"An order costs one Command Point and is given before the roll.")
+    note = ("The last Stress level of each block stands for itself and every level above it. "
+            "An order costs one Command Point and is given before the roll.")
     title = "Action points by Stress and Take Action! order"
     if disciplines != [None]:
         title += " (discipline test variant)"
