@@ -9,7 +9,7 @@ NAME ?= bridge
 export NAME  # the scenario target reads NAME from the environment, so a quote in it never becomes shell syntax
 PAPER ?= a4
 
-.PHONY: help scenario all booklet bench test clean distclean check-system
+.PHONY: help scenario all booklet bench test golden clean distclean check-system
 
 help: ## list the targets
 	@echo "Muster: YAML scenarios in, print-ready PDF packs out."
@@ -44,6 +44,9 @@ bench: $(STAMP) ## measure builds and a 40-scenario booklet: pages, wall and CPU
 
 test: $(STAMP) ## run the whole test suite
 	@$(PY) -m pytest
+
+golden: $(STAMP) ## rewrite tests/golden/ from the examples; read `git diff tests/golden` before committing it
+	@$(PY) tools/golden.py
 
 .PHONY: fuzz
 fuzz: $(STAMP) ## fuzz the loader and validator (12,000 mutated scenarios) and kill 100 builds mid-way; minutes
