@@ -9,7 +9,7 @@ from . import __version__, cards, markup
 from .decks import seed_from_bytes
 from .errors import UsageError
 from .loading import load_file
-from .maps import badge_uri
+from .svg import badge_uri
 from .pdf import html_to_pdf, own_folder, render_pdfs, start_renderer, write_atomic
 from .rendering import TEMPLATES, render
 from .scenario import Scenario, validate

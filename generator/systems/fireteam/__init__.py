@@ -6,7 +6,8 @@ from fractions import Fraction
 from pathlib import Path
 
 from ...decks import rng_for, shuffled
-from ...maps import TableMap, badge_uri
+from ...svg import badge_uri
+from .map import TableMap
 from ...schema import Bool, Checker, Choice, Int, Key, ListOf, Num, Numbers, Record, Str
 from ...scenario import NAME_PATTERN
 from ..base import System

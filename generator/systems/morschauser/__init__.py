@@ -8,7 +8,8 @@ from functools import cached_property
 from pathlib import Path
 
 from ...decks import rng_for, shuffled
-from ...maps import GridMap, badge_uri, square_name, unit_uri
+from ...svg import badge_uri
+from .map import GridMap, square_name, unit_uri
 from ...schema import Checker, Choice, Int, Key, ListOf, Record, Spec, Str
 from ...scenario import NAME_PATTERN
 from ..base import System
@@ -366,7 +367,7 @@ class MorschauserModern(System):
         for unit, row in zip(self.units(scenario), roster):
             style = styles[unit["side"]]
             utype = self.types[unit["data"]["type"]]
-            m.unit(*unit["data"]["at"], utype["glyph"], style.colour, style.shape, unit["data"]["facing"], unit["code"], utype["name"])
+            m.unit(*unit["data"]["at"], utype["glyph"], style.colour, style.shape, unit["data"]["facing"], unit["code"])
         names = {"hill-1": "Hill, contour 1", "hill-2": "Hill, contour 2", "hill-3": "Hill, contour 3", "woods": "Woods (cover)",
                  "town": "Town (cover; counts as road)", "fortification": "Fortifications", "road": "Road", "river": "River",
                  "bridge": "Bridge (road over river)", "objective": "Objective"}

@@ -5,7 +5,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from ...errors import UsageError
-from ...maps import badge_uri
+from ...svg import badge_uri
 from ...schema import Bool, Checker, Choice, Int, Key, ListOf, Record, Str
 from ...scenario import NAME_PATTERN
 from ..base import System

@@ -6,7 +6,7 @@ from fractions import Fraction
 from pathlib import Path
 
 from ...errors import UsageError
-from ...maps import badge_uri
+from ...svg import badge_uri
 from ...schema import Bool, Checker, Choice, Int, Key, ListOf, Num, Record, Str, suggest
 from ...scenario import NAME_PATTERN
 from ...tables import Column, Table

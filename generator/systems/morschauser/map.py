@@ -1,219 +1,10 @@
-"""SVG drawing for maps and side badges: terrain by colour and pattern, sides by colour, shape and hatching."""
+"""The grid map of the Morschauser rules: squares lettered and numbered, terrain per square, paths, contours, unit markers."""
 
 from __future__ import annotations
 
-import base64
-import math
-from html import escape
-
 from markupsafe import Markup
 
-# Terrain looks: a fill colour and a pattern, so that woods, water and buildings stay apart in grayscale.
-TERRAIN_STYLE = {
-    "open": ("#f4f1e6", None),
-    "woods": ("#b9d3a0", "trees"),
-    "building": ("#8a8a8a", None),
-    "ruins": ("#b4aca0", "bricks"),
-    "rubble": ("#cfc6b8", "stipple"),
-    "hill": ("#e3d3ab", "contour"),
-    "road": ("#dccfae", None),
-    "river": ("#a9c8e6", "waves"),
-    "bridge": ("#a77d4e", "planks"),
-    "crater": ("#c9bba3", "stipple"),
-    "wall": ("#5c544a", None),
-    "hedge": ("#5f8a45", None),
-    "town": ("#c9a98a", "bricks"),
-    "fortification": ("#7d6a55", "crosshatch"),
-    "marsh": ("#c7dcc3", "waves"),
-}
-
-
-def _pattern_defs(prefix: str = "") -> str:
-    """SVG <pattern>s in user units of one inch or one square; each readable in black and white."""
-    p = prefix
-    return f"""
-<pattern id="{p}trees" width="3" height="3" patternUnits="userSpaceOnUse">
-  <circle cx="1.5" cy="1.5" r="0.9" fill="#7fa862" stroke="#3f5e2c" stroke-width="0.15"/></pattern>
-<pattern id="{p}waves" width="3" height="1.5" patternUnits="userSpaceOnUse">
-  <path d="M0 0.9 q0.75 -0.6 1.5 0 t1.5 0" fill="none" stroke="#3b6f9e" stroke-width="0.15"/></pattern>
-<pattern id="{p}bricks" width="2" height="2" patternUnits="userSpaceOnUse">
-  <path d="M0 0 H2 M0 1 H2 M1 0 V1 M0 1 V2" stroke="#6d5d4d" stroke-width="0.12"/></pattern>
-<pattern id="{p}stipple" width="1.5" height="1.5" patternUnits="userSpaceOnUse">
-  <circle cx="0.4" cy="0.4" r="0.18" fill="#6d5d4d"/><circle cx="1.1" cy="1.1" r="0.14" fill="#6d5d4d"/></pattern>
-<pattern id="{p}contour" width="2" height="2" patternUnits="userSpaceOnUse">
-  <path d="M0 2 L2 0" stroke="#a88a4a" stroke-width="0.1"/></pattern>
-<pattern id="{p}planks" width="1" height="1" patternUnits="userSpaceOnUse">
-  <path d="M0 0.5 H1" stroke="#5b3d1e" stroke-width="0.12"/></pattern>
-<pattern id="{p}crosshatch" width="1.5" height="1.5" patternUnits="userSpaceOnUse">
-  <path d="M0 0 L1.5 1.5 M1.5 0 L0 1.5" stroke="#3d3326" stroke-width="0.12"/></pattern>
-"""
-
-
-def side_pattern(pattern: str, colour: str, pid: str, unit: float = 1.0) -> str:
-    """A side's deployment hatching: each side its own pattern, so zones differ without colour."""
-    s = 2.0 * unit
-    w = 0.18 * unit
-    body = {
-        "hatch": f'<path d="M0 {s} L{s} 0" stroke="{colour}" stroke-width="{w}"/>',
-        "crosshatch": f'<path d="M0 {s} L{s} 0 M0 0 L{s} {s}" stroke="{colour}" stroke-width="{w}"/>',
-        "dots": f'<circle cx="{s / 2}" cy="{s / 2}" r="{0.3 * unit}" fill="{colour}"/>',
-        "horizontal": f'<path d="M0 {s / 2} H{s}" stroke="{colour}" stroke-width="{w}"/>',
-        "vertical": f'<path d="M{s / 2} 0 V{s}" stroke="{colour}" stroke-width="{w}"/>',
-        "zigzag": f'<path d="M0 {s} L{s / 2} 0 L{s} {s}" fill="none" stroke="{colour}" stroke-width="{w}"/>',
-        "grid": f'<path d="M0 0 H{s} M0 0 V{s}" stroke="{colour}" stroke-width="{w}"/>',
-        "rings": f'<circle cx="{s / 2}" cy="{s / 2}" r="{0.5 * unit}" fill="none" stroke="{colour}" stroke-width="{w}"/>',
-    }[pattern]
-    return f'<pattern id="{pid}" width="{s}" height="{s}" patternUnits="userSpaceOnUse">{body}</pattern>'
-
-
-def shape_path(shape: str, cx: float, cy: float, r: float) -> str:
-    """An SVG element drawing a side's shape centred at (cx, cy) with radius r (fill and stroke set by caller)."""
-    if shape == "circle":
-        return f'<circle cx="{cx:.3f}" cy="{cy:.3f}" r="{r:.3f}"/>'
-
-    def poly(n, start, radius_at=lambda i: r):
-        pts = []
-        for i in range(n):
-            a = math.radians(start + i * 360 / n)
-            rr = radius_at(i)
-            pts.append(f"{cx + rr * math.cos(a):.3f},{cy + rr * math.sin(a):.3f}")
-        return f'<polygon points="{" ".join(pts)}"/>'
-
-    if shape == "triangle":
-        return poly(3, -90)
-    if shape == "square":
-        return poly(4, -45)
-    if shape == "diamond":
-        return poly(4, -90)
-    if shape == "pentagon":
-        return poly(5, -90)
-    if shape == "hexagon":
-        return poly(6, 0)
-    if shape == "star":
-        return poly(10, -90, lambda i: r if i % 2 == 0 else r * 0.45)
-    if shape == "cross":
-        t = r * 0.38
-        d = (f"M{cx - t} {cy - r} H{cx + t} V{cy - t} H{cx + r} V{cy + t} H{cx + t} V{cy + r} "
-             f"H{cx - t} V{cy + t} H{cx - r} V{cy - t} H{cx - t} Z")
-        return f'<path d="{d}"/>'
-    raise ValueError(shape)
-
-
-def badge_uri(shape: str, colour: str, ink_saver: bool = False) -> str:
-    """One small SVG image per side as a data: URL, reused on every card and roster line (cheap to render)."""
-    fill = "#ffffff" if ink_saver else colour
-    svg = (f'<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 20 20" width="20" height="20">'
-           f'<g fill="{fill}" stroke="{colour if ink_saver else "#000"}" stroke-width="1.4">{shape_path(shape, 10, 10, 8)}</g></svg>')
-    return "data:image/svg+xml;base64," + base64.b64encode(svg.encode()).decode()
-
-
-def _points(pts) -> str:
-    return " ".join(f"{x:g},{y:g}" for x, y in pts)
-
-
-class TableMap:
-    """A top-down map of a table measured in inches (or any unit), drawn as one SVG."""
-
-    def __init__(self, width: float, depth: float, print_width_mm: float = 180.0, tick: float = 6.0,
-                 print_height_mm: float = 225.0):
-        self.width, self.depth, self.tick = width, depth, tick
-        self.margin = max(width, depth) * 0.045
-        # mm per unit: the map fills the page width, or its height for a deep table
-        self.scale = min(print_width_mm / (width + 2 * self.margin), print_height_mm / (depth + 2 * self.margin))
-        self.font = 2.75 / self.scale  # 7.8 pt whatever the table's size; tick labels 0.92 of it, still over 7 pt
-        self.layers: list[str] = []
-        self.defs: list[str] = [_pattern_defs()]
-        self.legend: list[tuple[str, str]] = []
-
-    def _style(self, kind: str) -> tuple[str, str]:
-        fill, pattern = TERRAIN_STYLE.get(kind, ("#dddddd", None))
-        return fill, pattern
-
-    def terrain(self, kind: str, shape: str, coords, width: float = 2.0, label: str = "") -> None:
-        fill, pattern = self._style(kind)
-        stroke = "#4a4034"
-        sw = 0.12
-        if shape == "line":
-            # linear terrain (roads, rivers, walls) drawn as a band of the given width
-            d = "M" + " L".join(f"{x:g} {y:g}" for x, y in coords)
-            edge = "#3b6f9e" if kind == "river" else stroke
-            self.layers.append(f'<path d="{d}" fill="none" stroke="{edge}" stroke-width="{width + 0.3:g}" stroke-linejoin="round" stroke-linecap="butt"/>')
-            self.layers.append(f'<path d="{d}" fill="none" stroke="{fill}" stroke-width="{width:g}" stroke-linejoin="round" stroke-linecap="butt"/>')
-            if pattern:
-                self.layers.append(f'<path d="{d}" fill="none" stroke="url(#{pattern})" stroke-width="{width:g}" stroke-linejoin="round" stroke-linecap="butt"/>')
-            anchor = coords[len(coords) // 2]
-        else:
-            if shape == "rect":
-                x, y, w, h = coords
-                geom = f'<rect x="{x:g}" y="{y:g}" width="{w:g}" height="{h:g}" rx="0.3"'
-                anchor = (x + w / 2, y + h / 2)
-            elif shape == "circle":
-                x, y, r = coords
-                geom = f'<circle cx="{x:g}" cy="{y:g}" r="{r:g}"'
-                anchor = (x, y)
-            else:
-                geom = f'<polygon points="{_points(coords)}"'
-                anchor = (sum(p[0] for p in coords) / len(coords), sum(p[1] for p in coords) / len(coords))
-            self.layers.append(f'{geom} fill="{fill}" stroke="{stroke}" stroke-width="{sw}"/>')
-            if pattern:
-                self.layers.append(f'{geom} fill="url(#{pattern})" stroke="none"/>')
-        if label:
-            self.label(anchor[0], anchor[1], label)
-        if kind not in [k for k, _ in self.legend]:
-            self.legend.append((kind, fill))
-
-    def label(self, x: float, y: float, text: str, size: float = 1.0, weight: str = "normal") -> None:
-        fs = self.font * size
-        # a white halo drawn first, then the text: WeasyPrint ignores paint-order
-        common = f'x="{x:.2f}" y="{y + fs * 0.35:.2f}" font-size="{fs:.2f}" font-weight="{weight}" text-anchor="middle"'
-        self.layers.append(f'<text {common} fill="#ffffff" stroke="#ffffff" stroke-width="{fs * 0.22:.2f}" stroke-linejoin="round">{escape(text)}</text>')
-        self.layers.append(f'<text {common} fill="#1a1a1a">{escape(text)}</text>')
-
-    def zone(self, rect, colour: str, pattern: str, shape: str, label: str, index: int) -> None:
-        x, y, w, h = rect
-        pid = f"side{index}"
-        self.defs.append(side_pattern(pattern, colour, pid))
-        self.layers.append(f'<rect x="{x:g}" y="{y:g}" width="{w:g}" height="{h:g}" fill="url(#{pid})" fill-opacity="0.55" '
-                           f'stroke="{colour}" stroke-width="0.35" stroke-dasharray="1.2 0.6"/>')
-        r = self.font * 0.6
-        cx, cy = x + w / 2, y + h / 2
-        self.layers.append(f'<g fill="{colour}" stroke="#000" stroke-width="0.12">{shape_path(shape, cx - len(label) * self.font * 0.28 - r * 1.6, cy, r)}</g>')
-        self.label(cx, cy, label, 1.0, "bold")
-
-    def objective(self, x: float, y: float, name: str) -> None:
-        r = self.font * 0.75
-        self.layers.append(f'<g fill="#ffd84a" stroke="#000" stroke-width="0.15">{shape_path("star", x, y, r)}</g>')
-        self.label(x, y + r + self.font * 0.7, name, 0.95, "bold")
-
-    def svg(self) -> Markup:
-        m = self.margin
-        W, D = self.width, self.depth
-        ticks = []
-        fs = self.font * 0.92
-        step = self.tick
-        n = 0
-        while n * step <= W + 1e-9:
-            x = n * step
-            ticks.append(f'<line x1="{x:g}" y1="-0.6" x2="{x:g}" y2="0" stroke="#000" stroke-width="0.1"/>')
-            ticks.append(f'<text x="{x:g}" y="{-0.9:g}" font-size="{fs:.2f}" text-anchor="middle">{x:g}</text>')
-            n += 1
-        n = 0
-        while n * step <= D + 1e-9:
-            y = n * step
-            ticks.append(f'<line x1="-0.6" y1="{y:g}" x2="0" y2="{y:g}" stroke="#000" stroke-width="0.1"/>')
-            ticks.append(f'<text x="{-0.9:g}" y="{y + fs * 0.35:.2f}" font-size="{fs:.2f}" text-anchor="end">{y:g}</text>')
-            n += 1
-        body = "\n".join(self.layers)
-        width_mm = (W + 2 * m) * self.scale
-        height_mm = (D + 2 * m) * self.scale
-        return Markup(
-            f'<svg xmlns="http://www.w3.org/2000/svg" class="map" viewBox="{-m:g} {-m:g} {W + 2 * m:g} {D + 2 * m:g}" '
-            f'width="{width_mm:.1f}mm" height="{height_mm:.1f}mm" font-family="DejaVu Sans">'
-            f'<defs>{"".join(self.defs)}</defs>'
-            f'<rect x="0" y="0" width="{W:g}" height="{D:g}" fill="#f7f5ee" stroke="#000" stroke-width="0.25"/>'
-            f"{body}{''.join(ticks)}</svg>"
-        )
-
+from ...svg import MIN_TEXT_PT, PT_MM, boxed_text, boxed_width, data_uri, points, shape_path
 
 # --- Square-grid maps ------------------------------------------------------------------------
 # A grid game's map: squares lettered by column and numbered by row, terrain per square, paths
@@ -280,7 +71,7 @@ def unit_uri(glyph: str, colour: str, shape: str) -> str:
     """One unit marker as a small SVG data: URL, for cards and rosters (one image per type and side)."""
     svg = (f'<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 44 32" width="44" height="32">'
            f'{unit_marker(glyph, colour, shape, 24, 18, 34, 22)}</svg>')
-    return "data:image/svg+xml;base64," + base64.b64encode(svg.encode()).decode()
+    return data_uri(svg)
 
 
 def column_letter(col: int) -> str:
@@ -291,29 +82,7 @@ def square_name(col: int, row: int) -> str:
     """(0, 0) -> 'A1': the column's letter, then the row's number counted from 1 at the top."""
     return f"{column_letter(col)}{row + 1}"
 
-
-def _boxed_width(text: str, size: float) -> float:
-    return len(text) * size * 0.62 + size * 0.4
-
-
-def _boxed_text(x: float, baseline: float, text: str, size: float, anchor: str, weight: str, style: str = "normal") -> str:
-    """Text on a white box, so it reads over any terrain (WeasyPrint ignores paint-order halos)."""
-    size = round(size, 2)
-    w = _boxed_width(text, size)
-    left = x - (w / 2 if anchor == "middle" else 0)
-    box = (f'<rect x="{left:.2f}" y="{baseline - size * 0.95:.2f}" width="{w:.2f}" height="{size * 1.2:.2f}" rx="{size * 0.2:.2f}" '
-           f'fill="#ffffff" fill-opacity="0.9" stroke="#555" stroke-width="0.1"/>')
-    tx = left + size * 0.2 if anchor != "middle" else x
-    return (box + f'<text x="{tx:.2f}" y="{baseline - size * 0.12:.2f}" font-size="{size}" font-weight="{weight}" font-style="{style}" '
-            f'text-anchor="{"middle" if anchor == "middle" else "start"}" fill="#000">{escape(text)}</text>')
-
-
 FACING_VECTORS = {"north": (0, -1), "east": (1, 0), "south": (0, 1), "west": (-1, 0)}
-
-MIN_TEXT_PT = 7.1  # the print floor is 7 pt; a little over it so rounding in the PDF never dips below
-PT_MM = 25.4 / 72
-
-
 class GridMap:
     """A top-down map of a square grid, drawn as one SVG: terrain, paths, contours, units, coordinates."""
 
@@ -334,7 +103,6 @@ class GridMap:
         self.units: list[str] = []
         self.labels: list[str] = []
         self.used: list[str] = []  # legend keys in first-use order
-        self.glyphs_used: list[tuple[str, str]] = []
 
     # --- geometry ------------------------------------------------------------------------
     def size_mm(self) -> tuple[float, float]:
@@ -397,7 +165,7 @@ class GridMap:
             pts.append((x + size - i * step, y + size - (0 if i % 2 == 0 else 0.9)))
         for i in range(1, n + 1):
             pts.append((x + (0 if i % 2 == 0 else 0.9), y + size - i * step))
-        return f'<polygon points="{_points(pts)}" fill="none" stroke="#3d3326" stroke-width="0.45" stroke-linejoin="miter"/>'
+        return f'<polygon points="{points(pts)}" fill="none" stroke="#3d3326" stroke-width="0.45" stroke-linejoin="miter"/>'
 
     def path(self, kind: str, squares: list[tuple[int, int]]) -> None:
         """A road or river through the centres of these squares in order; an end on the map's edge runs off it."""
@@ -464,10 +232,10 @@ class GridMap:
         """A place name along the top of a square."""
         x, y = self.centre(col, row)
         fs = self.text_size(1.9)
-        self.labels.append(_boxed_text(x, row * self.S + 0.7 + fs, text, fs, "middle", "normal", "italic"))
+        self.labels.append(boxed_text(x, row * self.S + 0.7 + fs, text, fs, "middle", "normal", "italic"))
 
     # --- units ----------------------------------------------------------------------------
-    def unit(self, col: int, row: int, glyph: str, colour: str, shape: str, facing: str | None, code: str, kind: str = "") -> None:
+    def unit(self, col: int, row: int, glyph: str, colour: str, shape: str, facing: str | None, code: str) -> None:
         """A unit marker: frame in the side's colour with its shape, the type's glyph, a facing arrow, its code."""
         x, y = self.centre(col, row)
         w, h = 5.6, 3.8
@@ -480,9 +248,7 @@ class GridMap:
             tx, ty = x + dx * tip, y + dy * tip
             px, py = -dy * 1.1, dx * 1.1
             self.units.append(f'<polygon points="{tx:.2f},{ty:.2f} {bx + px:.2f},{by + py:.2f} {bx - px:.2f},{by - py:.2f}" fill="#000"/>')
-        self.units.append(_boxed_text(col * self.S + 0.5, (row + 1) * self.S - 0.5, code, self.text_size(2.1), "start", "bold"))
-        if (glyph, kind) not in self.glyphs_used:
-            self.glyphs_used.append((glyph, kind))
+        self.units.append(boxed_text(col * self.S + 0.5, (row + 1) * self.S - 0.5, code, self.text_size(2.1), "start", "bold"))
 
     # --- drawing ----------------------------------------------------------------------------
     def _defs(self) -> str:
@@ -512,7 +278,7 @@ class GridMap:
     def _level_marks(self) -> str:
         """'▲2' in a square's bottom right corner, its right edge 0.3 in from the square's, clear of the unit code."""
         S, fs = self.S, self.text_size(1.7)
-        return "".join(_boxed_text((c + 1) * S - 0.3 - _boxed_width(f"\u25b2{lv}", fs), (r + 1) * S - 0.5, f"\u25b2{lv}", fs, "start", "bold")
+        return "".join(boxed_text((c + 1) * S - 0.3 - boxed_width(f"\u25b2{lv}", fs), (r + 1) * S - 0.5, f"\u25b2{lv}", fs, "start", "bold")
                        for (c, r), lv in sorted(self.levels.items()) if lv)
 
     def _swatch_levels(self) -> str:
@@ -610,4 +376,4 @@ class GridMap:
         body = (f'<svg xmlns="http://www.w3.org/2000/svg" viewBox="-0.5 -0.5 11 11" width="22" height="22">'
                 f'<defs>{one._defs()}</defs><rect x="0" y="0" width="10" height="10" fill="{HILL_FILLS[0]}" stroke="#555" stroke-width="0.2"/>'
                 f'{one._hills()}{"".join(one.areas)}{"".join(one.paths)}{"".join(one.overlays)}{one._swatch_levels()}</svg>')
-        return "data:image/svg+xml;base64," + base64.b64encode(body.encode()).decode()
+        return data_uri(body)

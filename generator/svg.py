@@ -1,0 +1,91 @@
+"""Shared SVG drawing for every system: side shapes, badges and hatching, boxed labels, data: URLs."""
+
+from __future__ import annotations
+
+import base64
+import math
+from html import escape
+
+MIN_TEXT_PT = 7.1  # the print floor is 7 pt; a little over it so rounding in the PDF never dips below
+PT_MM = 25.4 / 72
+
+
+def data_uri(svg: str) -> str:
+    """A small SVG picture as a data: URL, for images reused on every card and roster line."""
+    return "data:image/svg+xml;base64," + base64.b64encode(svg.encode()).decode()
+
+
+def side_pattern(pattern: str, colour: str, pid: str, unit: float = 1.0) -> str:
+    """A side's deployment hatching: each side its own pattern, so zones differ without colour."""
+    s = 2.0 * unit
+    w = 0.18 * unit
+    body = {
+        "hatch": f'<path d="M0 {s} L{s} 0" stroke="{colour}" stroke-width="{w}"/>',
+        "crosshatch": f'<path d="M0 {s} L{s} 0 M0 0 L{s} {s}" stroke="{colour}" stroke-width="{w}"/>',
+        "dots": f'<circle cx="{s / 2}" cy="{s / 2}" r="{0.3 * unit}" fill="{colour}"/>',
+        "horizontal": f'<path d="M0 {s / 2} H{s}" stroke="{colour}" stroke-width="{w}"/>',
+        "vertical": f'<path d="M{s / 2} 0 V{s}" stroke="{colour}" stroke-width="{w}"/>',
+        "zigzag": f'<path d="M0 {s} L{s / 2} 0 L{s} {s}" fill="none" stroke="{colour}" stroke-width="{w}"/>',
+        "grid": f'<path d="M0 0 H{s} M0 0 V{s}" stroke="{colour}" stroke-width="{w}"/>',
+        "rings": f'<circle cx="{s / 2}" cy="{s / 2}" r="{0.5 * unit}" fill="none" stroke="{colour}" stroke-width="{w}"/>',
+    }[pattern]
+    return f'<pattern id="{pid}" width="{s}" height="{s}" patternUnits="userSpaceOnUse">{body}</pattern>'
+
+
+def shape_path(shape: str, cx: float, cy: float, r: float) -> str:
+    """An SVG element drawing a side's shape centred at (cx, cy) with radius r (fill and stroke set by caller)."""
+    if shape == "circle":
+        return f'<circle cx="{cx:.3f}" cy="{cy:.3f}" r="{r:.3f}"/>'
+
+    def poly(n, start, radius_at=lambda i: r):
+        pts = []
+        for i in range(n):
+            a = math.radians(start + i * 360 / n)
+            rr = radius_at(i)
+            pts.append(f"{cx + rr * math.cos(a):.3f},{cy + rr * math.sin(a):.3f}")
+        return f'<polygon points="{" ".join(pts)}"/>'
+
+    if shape == "triangle":
+        return poly(3, -90)
+    if shape == "square":
+        return poly(4, -45)
+    if shape == "diamond":
+        return poly(4, -90)
+    if shape == "pentagon":
+        return poly(5, -90)
+    if shape == "hexagon":
+        return poly(6, 0)
+    if shape == "star":
+        return poly(10, -90, lambda i: r if i % 2 == 0 else r * 0.45)
+    if shape == "cross":
+        t = r * 0.38
+        d = (f"M{cx - t} {cy - r} H{cx + t} V{cy - t} H{cx + r} V{cy + t} H{cx + t} V{cy + r} "
+             f"H{cx - t} V{cy + t} H{cx - r} V{cy - t} H{cx - t} Z")
+        return f'<path d="{d}"/>'
+    raise ValueError(shape)
+
+def badge_uri(shape: str, colour: str, ink_saver: bool = False) -> str:
+    """One small SVG image per side as a data: URL, reused on every card and roster line (cheap to render)."""
+    fill = "#ffffff" if ink_saver else colour
+    svg = (f'<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 20 20" width="20" height="20">'
+           f'<g fill="{fill}" stroke="{colour if ink_saver else "#000"}" stroke-width="1.4">{shape_path(shape, 10, 10, 8)}</g></svg>')
+    return data_uri(svg)
+
+
+def points(pts) -> str:
+    return " ".join(f"{x:g},{y:g}" for x, y in pts)
+
+def boxed_width(text: str, size: float) -> float:
+    return len(text) * size * 0.62 + size * 0.4
+
+
+def boxed_text(x: float, baseline: float, text: str, size: float, anchor: str, weight: str, style: str = "normal") -> str:
+    """Text on a white box, so it reads over any terrain (WeasyPrint ignores paint-order halos)."""
+    size = round(size, 2)
+    w = boxed_width(text, size)
+    left = x - (w / 2 if anchor == "middle" else 0)
+    box = (f'<rect x="{left:.2f}" y="{baseline - size * 0.95:.2f}" width="{w:.2f}" height="{size * 1.2:.2f}" rx="{size * 0.2:.2f}" '
+           f'fill="#ffffff" fill-opacity="0.9" stroke="#555" stroke-width="0.1"/>')
+    tx = left + size * 0.2 if anchor != "middle" else x
+    return (box + f'<text x="{tx:.2f}" y="{baseline - size * 0.12:.2f}" font-size="{size}" font-weight="{weight}" font-style="{style}" '
+            f'text-anchor="{"middle" if anchor == "middle" else "start"}" fill="#000">{escape(text)}</text>')
