@@ -9,10 +9,10 @@ from . import __version__, cards, markup
 from .decks import seed_from_bytes
 from .errors import UsageError
 from .loading import load_file
-from .svg import badge_uri
 from .pdf import html_to_pdf, own_folder, render_pdfs, start_renderer, write_atomic
 from .rendering import TEMPLATES, render
 from .scenario import Scenario, validate
+from .systems.base import Prepared, System
 
 from markupsafe import Markup
 
@@ -48,51 +48,47 @@ def choose_seed(scenario: Scenario, override: int | None) -> int:
     return seed_from_bytes(scenario.doc.source)
 
 
-def common_context(scenario: Scenario, seed: int, options: Options) -> dict:
-    """What every template shows whatever the system: cover data, prose as safe HTML, side styles."""
+def common_context(prepared: Prepared, options: Options) -> dict:
+    """What every template shows whatever the system: cover data, prose as safe HTML, the side views."""
+    scenario = prepared.scenario
     system = scenario.system
-    styles = scenario.styles()
     folder = scenario.doc.folder
     return {
         "title": scenario.title,
         "author": scenario.data.get("author") or "",
         "system": {"id": system.id, "title": system.title},
-        "seed": seed if system.uses_seed else None,
+        "seed": prepared.seed if system.uses_seed else None,
         "paper": options.paper,
         "page_size": {"a4": "A4", "letter": "letter"}[options.paper],
         "briefing": markup.to_html(scenario.data["briefing"], folder),
         "victory": markup.to_html(scenario.data["victory"], folder),
-        "sides": [
-            {
-                "name": style.name,
-                "colour": style.colour,
-                "shape": style.shape,
-                "pattern": style.pattern,
-                "index": style.index,
-                "briefing": markup.to_html(side.get("briefing") or "", folder),
-                "badge": badge_uri(style.shape, style.colour),
-            }
-            for style, side in zip(styles, scenario.sides)
-        ],
+        "sides": prepared.sides,
         "version": __version__,
         "ink_saver": options.ink_saver,
     }
 
 
+def check_card_size(system: System, card_size: str) -> None:
+    """A card size the system cannot hold is a usage error, before any work is done."""
+    if card_size not in system.card_sizes:
+        raise UsageError(f"{system.title} cards come in {' or '.join(system.card_sizes)} size, not {card_size}: "
+                         "their text would not fit at 7 pt")
+
+
 def compute(scenario: Scenario, seed: int, options: Options, with_cards: bool = True) -> tuple[dict, dict]:
-    """Everything the templates print, worked out in Python: odds, decks, maps, card sheets."""
+    """Everything the templates print, worked out in Python once (system.prepare), then read as pack and card sheets."""
     system = scenario.system
-    base = common_context(scenario, seed, options)
-    pack = {**base, **system.pack(scenario, seed), "reference": system.reference()}
+    if with_cards:
+        check_card_size(system, options.card_size)
+    prepared = system.prepare(scenario, seed)
+    base = common_context(prepared, options)
+    pack = {**base, **system.pack(prepared), "reference": system.reference()}
     if not with_cards:
         return pack, {}
-    scenario.print_options = options
-    if options.card_size not in system.card_sizes:
-        raise UsageError(f"{system.title} cards come in {' or '.join(system.card_sizes)} size, not {options.card_size}: "
-                         "their text would not fit at 7 pt")
-    lay = options.card_layout()
-    card_pages = cards.sheets(system.cards(scenario, seed), system.card_back(scenario, seed), lay, not options.fronts_only)
-    sheet = {**base, "layout": lay, "pages": card_pages, "card_size": options.card_size}
+    layout = options.card_layout()
+    fronts = system.cards(prepared, options.card_size)
+    card_pages = cards.sheets(fronts, system.card_back(prepared), layout, not options.fronts_only)
+    sheet = {**base, "layout": layout, "pages": card_pages, "card_size": options.card_size}
     return pack, sheet
 
 

@@ -207,7 +207,9 @@ def cmd_deck(args) -> int:
     scenario = load(args.scenario)
     _print_problems(scenario.warnings)
     seed = choose_seed(scenario, args.seed)
-    deck = scenario.system.deck(scenario, seed, args.passes)
+    deck = scenario.system.prepare(scenario, seed, args.passes).deck
+    if deck is None:
+        raise UsageError(scenario.system.no_deck)
     if args.json:
         print(json.dumps(deck, indent=1))
     else:

@@ -3,14 +3,18 @@
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from functools import cached_property
 from pathlib import Path
 
-from . import systems
+from markupsafe import Markup
+
+from . import markup, systems
 from .decks import SEED_MAX
 from .errors import InputProblems, Problem
 from .loading import Document
 from .markup import MAX_BRACKETS, MAX_NESTING, nesting_depth
 from .schema import INVALID, Checker, Choice, Int, Key, ListOf, Markdown, Record, Str
+from .svg import badge_uri
 from .systems.base import System
 
 # Sides are told apart by colour and by shape and pattern, so a grayscale print still works.
@@ -51,9 +55,12 @@ def common_keys(system: System) -> list[Key]:
     ] + system.scenario_keys()
 
 
-@dataclass
-class Side:
-    """Style data a template needs to tell one side from another, on screen and in grayscale."""
+@dataclass(frozen=True)
+class SideView:
+    """One side as every page shows it: name, colour, shape and pattern (so grayscale still works), badge, briefing.
+
+    Built once per scenario by the core; systems and templates read it, never build their own.
+    """
 
     index: int
     name: str
@@ -61,6 +68,8 @@ class Side:
     colour_name: str
     shape: str
     pattern: str
+    badge: str  # the side's shape in its colour as a data: URL, reused on every card and roster line
+    briefing: Markup  # this side's own briefing as safe HTML ("" when it has none)
 
 
 @dataclass
@@ -71,8 +80,6 @@ class Scenario:
     system: System
     data: dict
     warnings: list[Problem] = field(default_factory=list)
-    # how the build prints (build.Options: paper, card size...), set before a system lays out its cards
-    print_options: object = None
 
     @property
     def name(self) -> str:
@@ -86,14 +93,17 @@ class Scenario:
     def sides(self) -> list[dict]:
         return self.data["sides"]
 
-    def styles(self) -> list[Side]:
-        """Each side's colour (chosen, or the first palette colour no side chose), shape and pattern."""
+    @cached_property
+    def side_views(self) -> list[SideView]:
+        """Each side's colour (chosen, or the first palette colour no side chose), shape, pattern, badge and briefing."""
         chosen = {s.get("colour") for s in self.sides}
         free = [c for c in PALETTE if c not in chosen]
         out = []
         for i, side in enumerate(self.sides):
             name = side.get("colour") or free.pop(0)
-            out.append(Side(i, side["name"], PALETTE[name], name, SHAPES[i], PATTERNS[i]))
+            colour = PALETTE[name]
+            out.append(SideView(i, side["name"], colour, name, SHAPES[i], PATTERNS[i], badge_uri(SHAPES[i], colour),
+                                markup.to_html(side.get("briefing") or "", self.doc.folder)))
         return out
 
 

@@ -195,11 +195,8 @@ def test_example_has_hq_assault_only_and_heavy_units():
 
 
 def _cards_at(scenario, size):
-    """The system's cards laid out for a card size, as a build would (scenario.print_options.card_size)."""
-    from generator.build import Options
-
-    scenario.print_options = Options(card_size=size) if size else None
-    return SYSTEM.cards(scenario, 1)
+    """The system's cards laid out for a card size, as a build would."""
+    return SYSTEM.cards(SYSTEM.prepare(scenario, 1), size)
 
 
 def _worst_scenario():
@@ -210,7 +207,7 @@ def _worst_scenario():
     return scenario
 
 
-@pytest.mark.parametrize("size", [None, "poker", "mini", "tarot"])
+@pytest.mark.parametrize("size", ["poker", "mini", "tarot"])
 def test_plan_lists_fit_their_cards(size):
     """At every size, every unit's plans are on its cards exactly once, no card holds more rows than its size
     allows, and no plan is wider than its column."""
@@ -242,7 +239,6 @@ def test_card_geometry_is_per_size():
     """Mini cards are narrower and shorter, so a unit needs more follow-on cards; tarot cards hold more rows in larger type."""
     scenario = load(SCENARIOS / "vesta-relay.yaml")
     mini, poker, tarot = cardfit.geometry("mini"), cardfit.geometry("poker"), cardfit.geometry("tarot")
-    assert cardfit.geometry(None) is poker
     assert mini.inner_mm < poker.inner_mm < tarot.inner_mm and mini.body_rows < poker.body_rows < tarot.body_rows
     assert tarot.text_pt > poker.text_pt == mini.text_pt == 7.0  # the print floor
     assert mini.track == "down" and poker.track == "across"
@@ -280,7 +276,7 @@ def test_wrapped_text_is_measured_into_rows():
 def test_six_action_cards_with_costs():
     """The cards PDF data holds one card for each of the six actions, Fire! with both its costs."""
     scenario = load(SCENARIOS / "vesta-relay.yaml")
-    actions = [c for c in SYSTEM.cards(scenario, 1) if c["kind"] == "pb-action"]
+    actions = [c for c in _cards_at(scenario, "poker") if c["kind"] == "pb-action"]
     assert [c["name"] for c in actions] == ["Move!", "Take Aim!", "Fire!", "Charge!", "Run!", "Stand Ready!"]
     fire = next(c for c in actions if c["name"] == "Fire!")
     assert [f["cost"] for f in fire["forms"]] == [1, 2]

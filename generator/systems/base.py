@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from functools import cached_property
 from pathlib import Path
 from typing import Any
@@ -27,11 +28,30 @@ def collect_notes(data: Any, where: str = "") -> list[dict]:
     return out
 
 
+@dataclass
+class Prepared:
+    """Everything one build prints, worked out once by System.prepare: the pack, the cards and the deck read it.
+
+    Systems subclass it with what they compute (roster, map...). `deck` is the JSON-ready deck or schedule
+    (`muster deck --json` prints it), or None when the system has none (System.no_deck says why).
+    """
+
+    scenario: Any  # generator.scenario.Scenario (not imported: the scenario module imports the registry)
+    seed: int
+    deck: dict | None = None
+
+    @property
+    def sides(self) -> list:
+        """The core's one view of each side (scenario.SideView): name, colour, shape, pattern, badge, briefing."""
+        return self.scenario.side_views
+
+
 class System:
     """A rule system: its rule data, the scenario keys it adds, checks, odds, deck, pack and cards.
 
     Subclasses set `id`, `title` and `folder` (the package folder holding rules.yaml) and override
     the methods below. Templates for the system live in templates/<id>/: pack.html and cards.html.
+    A build calls prepare() once, then reads pack(), cards() and card_back() from what it returned.
     """
 
     id: str = ""
@@ -44,6 +64,8 @@ class System:
     uses_seed: bool = True
     # the card sizes (generator/cards.py) this system's cards are laid out for
     card_sizes: tuple[str, ...] = ("poker", "mini", "tarot")
+    # why the system has no deck or pre-drawn schedule (`muster deck` says it); empty when it has one
+    no_deck: str = ""
 
     def appendix_key(self, scenario) -> tuple:
         """Scenarios sharing this key share one appendix (systems with variants add them here)."""
@@ -79,29 +101,29 @@ class System:
         """Named rule variants a scenario or `muster odds --variant` may switch on: name -> summary."""
         return {}
 
-    def deck(self, scenario, seed: int, passes: int | None = None) -> dict:
-        """The pre-shuffled deck or activation schedule as JSON-ready data."""
-        raise NotImplementedError
+    def prepare(self, scenario, seed: int, passes: int | None = None) -> Prepared:
+        """Work out once what the pack, the cards and the deck are read from: roster, deck or schedule, map.
+
+        `passes` overrides the scenario's number of passes or turns for the deck (`muster deck --passes`).
+        """
+        return Prepared(scenario, seed)
 
     def deck_text(self, deck: dict) -> str:
         """The deck or schedule for a terminal, one pass or turn a line."""
         return "\n".join(f"{key}: {value}" for key, value in deck.items())
 
-    def pack(self, scenario, seed: int) -> dict:
+    def pack(self, prepared: Prepared) -> dict:
         """Plain data for templates/<id>/pack.html."""
         raise NotImplementedError
 
-    def cards(self, scenario, seed: int) -> list[dict]:
-        """One dict per card front; each has `kind` for the template's card macro.
-
-        scenario.print_options.card_size says which size (generator/cards.py CARD_SIZES) is printed,
-        for systems that fit their text to the card; the body carries class cards-<size> too.
-        """
+    def cards(self, prepared: Prepared, card_size: str) -> list[dict]:
+        """One dict per card front, laid out for `card_size` (one of card_sizes); each has `kind` for the card macro."""
         raise NotImplementedError
 
-    def card_back(self, scenario, seed: int) -> dict:
+    def card_back(self, prepared: Prepared) -> dict:
         """The one back every card of the deck shares (so a face-down card gives nothing away)."""
-        return {"title": scenario.title, "seed": seed if self.uses_seed else None, "system": self.title}
+        scenario = prepared.scenario
+        return {"title": scenario.title, "seed": prepared.seed if self.uses_seed else None, "system": self.title}
 
     def reference(self) -> dict:
         """Quick-reference data: sections of the rules as encoded and every note."""

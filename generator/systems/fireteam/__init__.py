@@ -2,18 +2,26 @@
 
 from __future__ import annotations
 
+from dataclasses import dataclass, field
 from fractions import Fraction
 from pathlib import Path
 
 from ...decks import rng_for, shuffled
-from ...svg import badge_uri
-from .map import TableMap
 from ...schema import Bool, Checker, Choice, Int, Key, ListOf, Num, Numbers, Record, Str
 from ...scenario import NAME_PATTERN
-from ..base import System
+from ..base import Prepared, System
 from . import odds
+from .map import TableMap
 
 SHAPE_KEYS = ("rect", "circle", "polygon", "line")
+
+
+@dataclass
+class FireteamPrepared(Prepared):
+    """A Fireteam build worked out once: the deck in printed order before shuffling, and the map."""
+
+    cards: list[dict] = field(default_factory=list)
+    map: str = ""
 
 
 def _name(doc: str) -> Key:
@@ -238,7 +246,7 @@ class FireteamTomorrow(System):
     def deck_cards(self, scenario) -> list[dict]:
         """The deck in its printed order, before shuffling: each unit's cards, then the shared ones."""
         deck = self.rules["deck"]
-        styles = scenario.styles()
+        styles = scenario.side_views
         cards = []
         for unit in self.units(scenario):
             kinds = deck["per_vehicle"] if unit["vehicle"] else deck["per_team"]
@@ -257,13 +265,14 @@ class FireteamTomorrow(System):
             cards.append({"id": kind.lower(), "type": kind, "unit": "", "unit_code": "", "vehicle": False, "side": "", "side_index": -1, "jump_packs": False})
         return cards
 
-    def deck(self, scenario, seed: int, passes: int | None = None) -> dict:
+    def prepare(self, scenario, seed: int, passes: int | None = None) -> FireteamPrepared:
         cards = self.deck_cards(scenario)
         count = passes or scenario.data["passes"]
         ids = [c["id"] for c in cards]
         # seed 001: "shuffling and reusing after all have been used" -> each pass a fresh shuffle
         runs = [shuffled(ids, rng_for(seed, f"pass-{p + 1}")) for p in range(count)]
-        return {"system": self.id, "scenario": scenario.title, "seed": seed, "cards": cards, "passes": runs}
+        deck = {"system": self.id, "scenario": scenario.title, "seed": seed, "cards": cards, "passes": runs}
+        return FireteamPrepared(scenario, seed, deck, cards, self.map_svg(scenario))
 
     def deck_text(self, deck: dict) -> str:
         names = {c["id"]: (f"{c['side']}: {c['unit']} {c['type']}" if c["unit"] else c["type"]) for c in deck["cards"]}
@@ -314,9 +323,10 @@ class FireteamTomorrow(System):
                              "quality": vehicle["quality"], "cells": cells})
         return rows
 
-    def pack(self, scenario, seed: int) -> dict:
+    def pack(self, prepared: FireteamPrepared) -> dict:
+        scenario = prepared.scenario
         rules = self.rules
-        styles = scenario.styles()
+        styles = prepared.sides
         loss = Fraction(rules["morale"]["side_loss_fraction"])
         sides = []
         for s, side in enumerate(scenario.sides):
@@ -344,20 +354,20 @@ class FireteamTomorrow(System):
             } for v in side["vehicles"]]
             figures = sum(len(t["figures"]) for t in teams)
             sides.append({
-                **{"name": styles[s].name, "colour": styles[s].colour, "shape": styles[s].shape, "badge": badge_uri(styles[s].shape, styles[s].colour)},
+                **{"name": styles[s].name, "colour": styles[s].colour, "shape": styles[s].shape, "badge": styles[s].badge},
                 "teams": teams,
                 "vehicles": vehicles,
                 "figures": figures,
                 # seed 001: a side withdraws once it "has lost more than 50% of the starting number"
                 "break_losses": int(figures * loss) + 1,
             })
-        deck = self.deck(scenario, seed)
+        deck = prepared.deck
         by_id = {c["id"]: c for c in deck["cards"]}
         passes = [[by_id[i] for i in run] for run in deck["passes"]]
         return {
             "table": scenario.data["table"],
             "objectives": scenario.data["objectives"],
-            "map": self.map_svg(scenario),
+            "map": prepared.map,
             "forces": sides,
             "deck": {"cards": deck["cards"], "passes": passes, "size": len(deck["cards"])},
             "odds": {t.id: t for t in self.odds()},
@@ -377,7 +387,7 @@ class FireteamTomorrow(System):
             if cover != "none" and label:
                 label = f"{label} ({cover})"
             m.terrain(f["kind"], shape, f[shape], f.get("width") or 2, label)
-        for s, style in enumerate(scenario.styles()):
+        for s, style in enumerate(scenario.side_views):
             zone = scenario.sides[s].get("deployment")
             if zone:
                 m.zone(zone, style.colour, style.pattern, style.shape, style.name, s)
@@ -385,18 +395,18 @@ class FireteamTomorrow(System):
             m.objective(obj["at"][0], obj["at"][1], obj["name"])
         return m.svg()
 
-    def cards(self, scenario, seed: int) -> list[dict]:
-        styles = scenario.styles()
+    def cards(self, prepared: FireteamPrepared, card_size: str) -> list[dict]:
+        styles = prepared.sides
         out = []
         rules = self.rules
-        for card in self.deck_cards(scenario):
+        for card in prepared.cards:
             style = styles[card["side_index"]] if card["side_index"] >= 0 else None
             out.append({
                 **card,
                 "kind": "ft " + card["type"].lower() + ("" if card["unit"] else " shared"),
                 "colour": style.colour if style else "#333333",
                 "shape": style.shape if style else "",
-                "badge": badge_uri(style.shape, style.colour) if style else "",
+                "badge": style.badge if style else "",
                 "text": self._card_text(card, rules),
             })
         return out

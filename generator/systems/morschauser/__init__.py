@@ -3,20 +3,29 @@
 from __future__ import annotations
 
 import re
+from dataclasses import dataclass, field
 from fractions import Fraction
 from functools import cached_property
 from pathlib import Path
 
 from ...decks import rng_for, shuffled
-from ...svg import badge_uri
-from .map import GridMap, square_name, unit_uri
 from ...schema import Checker, Choice, Int, Key, ListOf, Record, Spec, Str
 from ...scenario import NAME_PATTERN
-from ..base import System
+from ..base import Prepared, System
 from . import odds
+from .map import GridMap, square_name, unit_uri
 
 SQUARE_RE = re.compile(r"([A-Za-z])([0-9]{1,2})")
 SUIT_SYMBOLS = {"H": "\u2665", "C": "\u2663", "D": "\u2666", "S": "\u2660"}
+
+
+@dataclass
+class GridPrepared(Prepared):
+    """A Morschauser build worked out once: the roster with each unit's tile for every turn, and the map."""
+
+    roster: list[dict] = field(default_factory=list)
+    map: str = ""
+    legend: list[dict] = field(default_factory=list)
 
 
 def parse_square(text: str) -> tuple[int, int] | None:
@@ -256,7 +265,14 @@ class MorschauserModern(System):
         turn = self.rules["turn"]
         return [rank + suit for rank in turn["ranks"] for suit in turn["suits"]]
 
-    def deck(self, scenario, seed: int, passes: int | None = None) -> dict:
+    def prepare(self, scenario, seed: int, passes: int | None = None) -> GridPrepared:
+        deck = self.schedule(scenario, seed, passes)
+        roster = self.roster(scenario, deck)
+        svg, legend = self.map_svg(scenario)
+        return GridPrepared(scenario, seed, deck, roster, svg, legend)
+
+    def schedule(self, scenario, seed: int, passes: int | None = None) -> dict:
+        """Each turn's tiles drawn from a full bag, one a unit, in activation order."""
         units = self.units(scenario)
         tiles = self.full_deck()
         turns = []
@@ -294,10 +310,9 @@ class MorschauserModern(System):
     def card_label(card: str) -> dict:
         return {"rank": card[:-1], "suit": SUIT_SYMBOLS[card[-1]], "red": card[-1] in "HD", "code": card}
 
-    def roster(self, scenario, seed: int) -> list[dict]:
+    def roster(self, scenario, deck: dict) -> list[dict]:
         variants = scenario.data["variants"]
-        styles = scenario.styles()
-        deck = self.deck(scenario, seed)
+        styles = scenario.side_views
         tiles: dict[str, list] = {}
         for turn in deck["turns"]:
             for d in turn["draws"]:
@@ -315,7 +330,7 @@ class MorschauserModern(System):
                 "side": unit["side"],
                 "side_name": style.name,
                 "colour": style.colour,
-                "badge": badge_uri(style.shape, style.colour),
+                "badge": style.badge,
                 "marker": unit_uri(utype["glyph"], style.colour, style.shape),
                 "type": utype["name"],
                 "glyph": utype["glyph"],
@@ -334,7 +349,7 @@ class MorschauserModern(System):
             })
         return rows
 
-    def map_svg(self, scenario, roster: list[dict]):
+    def map_svg(self, scenario):
         data = scenario.data
         m = GridMap(data["grid"]["columns"], data["grid"]["rows"])
         terrain = self.terrain_map(scenario)
@@ -363,8 +378,8 @@ class MorschauserModern(System):
                 m.label(*squares_of(entry)[0], entry["name"])
         for obj in data["objectives"]:
             m.objective(*obj["at"])
-        styles = scenario.styles()
-        for unit, row in zip(self.units(scenario), roster):
+        styles = scenario.side_views
+        for unit in self.units(scenario):
             style = styles[unit["side"]]
             utype = self.types[unit["data"]["type"]]
             m.unit(*unit["data"]["at"], utype["glyph"], style.colour, style.shape, unit["data"]["facing"], unit["code"])
@@ -374,14 +389,15 @@ class MorschauserModern(System):
         legend = [{"label": names.get(k, k), "image": m.swatch_uri(k)} for k in sorted(m.used, key=lambda k: list(names).index(k) if k in names else 99)]
         return m.svg(), legend
 
-    def pack(self, scenario, seed: int) -> dict:
+    def pack(self, prepared: GridPrepared) -> dict:
+        scenario = prepared.scenario
         rules = self.rules
         data = scenario.data
         variants = tuple(data["variants"])
-        styles = scenario.styles()
-        roster = self.roster(scenario, seed)
+        styles = prepared.sides
+        roster = prepared.roster
         by_code = {r["code"]: r for r in roster}
-        deck = self.deck(scenario, seed)
+        deck = prepared.deck
         schedule = [{
             "turn": turn["turn"],
             "draws": [{**self.card_label(d["card"]), "unit": by_code[d["code"]]} for d in turn["draws"]],
@@ -391,7 +407,7 @@ class MorschauserModern(System):
         battle = {(r["attacker"], r["defender"]): r for r in tables["battle"].rows}
         matrix = [{"attacker": a, "cells": [{"win": battle[(a, d)]["win_destroy"] + battle[(a, d)]["win_retreat"],
                                               "destroy": battle[(a, d)]["win_destroy"]} for d in powers]} for a in powers]
-        svg, legend = self.map_svg(scenario, roster)
+        svg, legend = prepared.map, prepared.legend
         glyph_legend = []
         seen = set()
         for r in roster:
@@ -411,7 +427,7 @@ class MorschauserModern(System):
             "glyph_legend": glyph_legend,
             "objectives": [{"name": o["name"], "square": square_name(*o["at"]), "points": o.get("points")} for o in data["objectives"]],
             "forces": [{
-                "name": st.name, "colour": st.colour, "colour_name": st.colour_name, "shape": st.shape, "badge": badge_uri(st.shape, st.colour),
+                "name": st.name, "colour": st.colour, "colour_name": st.colour_name, "shape": st.shape, "badge": st.badge,
                 "letter": chr(ord("A") + st.index),
                 "units": [r for r in roster if r["side"] == st.index],
             } for st in styles],
@@ -427,10 +443,10 @@ class MorschauserModern(System):
             "rules": rules,
         }
 
-    def cards(self, scenario, seed: int) -> list[dict]:
+    def cards(self, prepared: GridPrepared, card_size: str) -> list[dict]:
         """One card per unit: its marker, its numbers, where it starts, and its tile for every turn."""
         out = []
-        for r in self.roster(scenario, seed):
+        for r in prepared.roster:
             lines = []
             if r["fires"]:
                 lines.append(f"Fires in the Artillery Fire Phase: range {r['range']}, arc {r['arc']}\u00b0"

@@ -2,13 +2,12 @@
 
 from __future__ import annotations
 
+from dataclasses import dataclass, field
 from pathlib import Path
 
-from ...errors import UsageError
-from ...svg import badge_uri
 from ...schema import Bool, Checker, Choice, Int, Key, ListOf, Record, Str
 from ...scenario import NAME_PATTERN
-from ..base import System
+from ..base import Prepared, System
 from . import cardfit, odds, plans
 
 DISCIPLINE = "discipline"
@@ -31,8 +30,19 @@ def _face_groups(points: list[int]) -> list[dict]:
     return groups
 
 
+@dataclass
+class ForcesPrepared(Prepared):
+    """A Para Bellum build worked out once: each side's units with their stress tracks and action plans."""
+
+    forces: list[dict] = field(default_factory=list)
+
+
 class ParaBellum(System):
     id = "para-bellum"
+    # rules.yaml `deck`: no deck in the seed, and a pre-rolled sheet would spoil the order's gamble
+    no_deck = ("para-bellum has no card deck: players alternate activations and roll a D6 for action points as each "
+               "unit activates (a pre-rolled sheet would show the roll before the Take Action! order is decided). "
+               "`muster build` prints the unit, command-point and action cards.")
     appendix_parts = ("odds", "plans", "reference")
     uses_seed = False
     # every size has its own measured geometry (cardfit.GEOMETRY) and styles (cards.css)
@@ -112,13 +122,8 @@ class ParaBellum(System):
     def odds(self, variants=()) -> list:
         return odds.all_tables(self.rules, tuple(variants))
 
-    def deck(self, scenario, seed: int, passes: int | None = None) -> dict:
-        # rules.yaml `deck`: no deck in the seed, and a pre-rolled sheet would spoil the order's gamble
-        raise UsageError(
-            "para-bellum has no card deck: players alternate activations and roll a D6 for action points as each "
-            "unit activates (a pre-rolled sheet would show the roll before the Take Action! order is decided). "
-            "`muster build` prints the unit, command-point and action cards."
-        )
+    def prepare(self, scenario, seed: int, passes: int | None = None) -> ForcesPrepared:
+        return ForcesPrepared(scenario, seed, None, self._forces(scenario))
 
     def _discipline(self, scenario, unit: dict) -> int | None:
         return unit.get(DISCIPLINE) if DISCIPLINE in scenario.data["variants"] else None
@@ -205,13 +210,13 @@ class ParaBellum(System):
         }
 
     def _forces(self, scenario) -> list[dict]:
-        styles = scenario.styles()
+        styles = scenario.side_views
         out = []
         for s, side in enumerate(scenario.sides):
             st = styles[s]
             units = [self._unit(scenario, u) for u in side["units"]]
             out.append({
-                "name": st.name, "colour": st.colour, "shape": st.shape, "badge": badge_uri(st.shape, st.colour),
+                "name": st.name, "colour": st.colour, "shape": st.shape, "badge": st.badge,
                 "units": units,
                 "models": sum(u["models"] for u in units),
                 "command_points": sum(u["command_points"] for u in units),
@@ -248,7 +253,8 @@ class ParaBellum(System):
         table.rows = [r for r in table.rows if "discipline" not in r or r["discipline"] in used]
         return table
 
-    def pack(self, scenario, seed: int) -> dict:
+    def pack(self, prepared: ForcesPrepared) -> dict:
+        scenario = prepared.scenario
         rules = self.rules
         variants = tuple(scenario.data["variants"])
         acts = plans.actions(rules)
@@ -257,7 +263,7 @@ class ParaBellum(System):
             for n in range(1, rules["action_points"]["max"] + 1)
         ]
         return {
-            "forces": self._forces(scenario),
+            "forces": prepared.forces,
             "variants": [{"id": v, **rules["variants"][v]} for v in variants],
             "ap_blocks": self._ap_blocks(scenario, variants),
             "ap_values": odds.point_values(rules),
@@ -270,12 +276,11 @@ class ParaBellum(System):
         }
 
     # --- cards ------------------------------------------------------------------------------
-    def cards(self, scenario, seed: int) -> list[dict]:
-        options = getattr(scenario, "print_options", None)
-        geo = cardfit.geometry(getattr(options, "card_size", None))
-        styles = scenario.styles()
+    def cards(self, prepared: ForcesPrepared, card_size: str) -> list[dict]:
+        geo = cardfit.geometry(card_size)
+        styles = prepared.sides
         out: list[dict] = []
-        for s, side in enumerate(self._forces(scenario)):
+        for s, side in enumerate(prepared.forces):
             look = {"side": side["name"], "colour": side["colour"], "badge": side["badge"], "shape": styles[s].shape, "fit": geo}
             for unit in side["units"]:
                 groups = [{"points": g["points"], "plans": g["plans"]} for g in unit["plans"] if g["plans"]]

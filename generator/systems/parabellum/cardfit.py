@@ -60,9 +60,9 @@ GEOMETRY = {
 }
 
 
-def geometry(size: str | None) -> Geometry:
-    """The geometry for a card size; None (cards laid out outside a build) is poker."""
-    return GEOMETRY[size or "poker"]
+def geometry(size: str) -> Geometry:
+    """The measured geometry for a card size (poker, mini or tarot)."""
+    return GEOMETRY[size]
 
 
 @lru_cache(maxsize=2)

@@ -2,15 +2,14 @@
 
 from __future__ import annotations
 
+from dataclasses import dataclass, field
 from fractions import Fraction
 from pathlib import Path
 
-from ...errors import UsageError
-from ...svg import badge_uri
 from ...schema import Bool, Checker, Choice, Int, Key, ListOf, Num, Record, Str, suggest
 from ...scenario import NAME_PATTERN
 from ...tables import Column, Table
-from ..base import System
+from ..base import Prepared, System
 from . import advantage
 from .organisation import Organisation, organise, tree_rows
 
@@ -30,8 +29,18 @@ def number(value) -> str:
     return f"{float(value):.2f}".rstrip("0").rstrip(".")
 
 
+@dataclass
+class BlocksPrepared(Prepared):
+    """A WarSpike build worked out once: each side's Block tree as roster rows, with its totals."""
+
+    forces: list[dict] = field(default_factory=list)
+
+
 class WarSpike(System):
     id = "warspike"
+    # seed 002 has no deck: see the rule data's `deck` note
+    no_deck = ("warspike has no card deck or pre-drawn schedule: the Instigator comes from a coin toss, "
+               "then from Advantage each turn, which depends on play; build the pack for its turn tracker")
     appendix_parts = ("sequence", "reference")
     uses_seed = False
     title = "WarSpike Tactical Core"
@@ -114,10 +123,8 @@ class WarSpike(System):
                       [Column("face", "The coin shows", "text"), Column("chance", "Chance", "prob")], rows,
                       note=self.rules["odds"]["note"])]
 
-    def deck(self, scenario, seed: int, passes: int | None = None) -> dict:
-        # seed 002 has no deck: see the rule data's `deck` note
-        raise UsageError("warspike has no card deck or pre-drawn schedule: the Instigator comes from a coin toss, "
-                         "then from Advantage each turn, which depends on play; build the pack for its turn tracker")
+    def prepare(self, scenario, seed: int, passes: int | None = None) -> BlocksPrepared:
+        return BlocksPrepared(scenario, seed, None, self.forces(scenario))
 
     def distance(self, scenario) -> tuple[str, str]:
         return DISTANCE_UNITS[scenario.data["distance_unit"]]
@@ -179,7 +186,7 @@ class WarSpike(System):
     def forces(self, scenario) -> list[dict]:
         """Each side's roster: its Block tree as rows, its totals, whether it can be Instigator."""
         org = self.organisation(scenario)
-        styles = scenario.styles()
+        styles = scenario.side_views
         out = []
         for s, side in enumerate(scenario.sides):
             rows = self._rows(scenario, org, s)
@@ -189,7 +196,7 @@ class WarSpike(System):
                 "name": styles[s].name,
                 "colour": styles[s].colour,
                 "shape": styles[s].shape,
-                "badge": badge_uri(styles[s].shape, styles[s].colour),
+                "badge": styles[s].badge,
                 "player": side.get("player") or "",
                 "rows": [{**r, "span": depth - r["depth"] + 1} for r in rows],
                 "levels": depth,
@@ -255,8 +262,9 @@ class WarSpike(System):
                     f"{able[0]} becomes Instigator whenever it commits; the coin toss decides only whether it commits or passes.")
         return "Flip a coin for turn 1: the winner becomes the Instigator or passes."
 
-    def pack(self, scenario, seed: int) -> dict:
-        forces = self.forces(scenario)
+    def pack(self, prepared: BlocksPrepared) -> dict:
+        scenario = prepared.scenario
+        forces = prepared.forces
         rules = self.rules
         mark, words = self.distance(scenario)
         return {
@@ -273,9 +281,9 @@ class WarSpike(System):
         }
 
     # --- cards ----------------------------------------------------------------------------
-    def cards(self, scenario, seed: int) -> list[dict]:
+    def cards(self, prepared: BlocksPrepared, card_size: str) -> list[dict]:
         """A card per Unit, then one set of Action and Reaction cards and the two role markers (the roles change hands)."""
-        forces = self.forces(scenario)
+        forces = prepared.forces
         out = []
         for side in forces:
             for row in side["rows"]:
