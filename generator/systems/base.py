@@ -8,6 +8,7 @@ from pathlib import Path
 from typing import Any
 
 from ..loading import Document, load_file
+from ..models import Model, check_document
 from ..schema import Checker, Key
 from ..tables import Table
 
@@ -71,13 +72,19 @@ class System:
         """Scenarios sharing this key share one appendix (systems with variants add them here)."""
         return (self.id, tuple(sorted(scenario.data.get("variants") or [])))
 
+    # the typed rule data (a models.Model): rules.yaml is checked against it when first read
+    rules_model: type[Model] | None = None
+
     @cached_property
     def rules_doc(self) -> Document:
         return load_file(self.folder / "rules.yaml")
 
-    @property
-    def rules(self) -> dict:
-        return self.rules_doc.data
+    @cached_property
+    def rules(self) -> Any:
+        """The rule data, checked like a scenario: a problem in rules.yaml is reported at its line and column, exit 1."""
+        if self.rules_model is None:
+            return self.rules_doc.data
+        return check_document(self.rules_doc, self.rules_model.spec())
 
     # --- the schema ------------------------------------------------------------------
     def scenario_keys(self) -> list[Key]:
@@ -126,5 +133,6 @@ class System:
         return {"title": scenario.title, "seed": prepared.seed if self.uses_seed else None, "system": self.title}
 
     def reference(self) -> dict:
-        """Quick-reference data: sections of the rules as encoded and every note."""
-        return {"sections": self.rules.get("reference", []), "notes": collect_notes(self.rules)}
+        """Quick-reference data: sections of the rules as encoded and every note (in the rule file's order)."""
+        data = self.rules_doc.data
+        return {"sections": data.get("reference", []), "notes": collect_notes(data)}

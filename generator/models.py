@@ -1,0 +1,163 @@
+"""Typed records declared once: a dataclass whose fields carry their YAML key's kind and documentation.
+
+A model is checked by the same machinery as every input (schema.Record: every problem collected, at its
+file, line and column, with "did you mean"), then built as an instance, so code after validation reads
+attributes of typed objects instead of `data["a"]["b"]` chains. The dataclass field is the schema:
+
+    @dataclass(frozen=True)
+    class Weapon(Model):
+        '''One weapon of the weapon table.'''
+
+        name: str = key(Str(40), "The weapon's name.")
+        range: int = key(Int(0, 96), "Its range in inches; 0 is contact.", default=0)
+
+`muster schema` and the rule-data checks read the same declarations.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from typing import Any
+
+from .errors import InputProblems
+from .schema import INVALID, Checker, Key, ListOf, Record, Spec, Str
+
+_REQUIRED = dataclasses.MISSING
+
+
+def key(spec: Spec, doc: str, *, default: Any = _REQUIRED, name: str | None = None) -> Any:
+    """A model field: its kind of value, what it means, and its default (no default: the key is required).
+
+    `name` is the YAML key when it is not a Python name (such as `from`). A list or mapping default is
+    copied for each instance.
+    """
+    metadata = {"spec": spec, "doc": doc, "key": name}
+    if default is _REQUIRED:
+        return dataclasses.field(metadata=metadata)
+    if isinstance(default, (list, dict)):
+        return dataclasses.field(default_factory=lambda: type(default)(default), metadata=metadata)
+    return dataclasses.field(default=default, metadata=metadata)
+
+
+def note_key() -> Any:
+    """The `note:` every entry of the rule data may carry (declare it last): a reading chosen or a gap filled."""
+    return key(Str(2000, None, "a note"), "How the rule was read or a gap filled; the reference sheet prints it.", default="")
+
+
+class Model:
+    """Base of the typed records. Subclasses are dataclasses whose fields are made with key().
+
+    `after(self, path, checker)` may check across keys of a record whose keys are each clean.
+    """
+
+    def after(self, path: tuple, checker: Checker) -> None:
+        """Checks across this record's keys, reported to checker; nothing by default."""
+
+    @classmethod
+    def keys(cls) -> list[Key]:
+        out = []
+        for f in dataclasses.fields(cls):
+            if "spec" not in f.metadata:
+                continue
+            required = f.default is _REQUIRED and f.default_factory is _REQUIRED
+            default = None if required else (f.default if f.default is not _REQUIRED else f.default_factory())
+            out.append(Key(f.metadata["key"] or f.name, f.metadata["spec"], f.metadata["doc"], required=required, default=default))
+        return out
+
+    @classmethod
+    def spec(cls) -> "Typed":
+        return Typed(cls)
+
+    @classmethod
+    def from_clean(cls, data: dict) -> "Model":
+        """An instance from a record checked clean (nested models are already instances)."""
+        names = {(f.metadata.get("key") or f.name): f.name for f in dataclasses.fields(cls) if "spec" in f.metadata}
+        return cls(**{names[k]: v for k, v in data.items() if k in names})
+
+
+@dataclasses.dataclass
+class Typed(Spec):
+    """A mapping checked against a model's keys and built as an instance of the model."""
+
+    model: type[Model]
+
+    def record(self) -> Record:
+        return Record(self.model.keys())
+
+    def expected(self) -> str:
+        return self.record().expected()
+
+    def check(self, value: Any, path: tuple, checker: Checker) -> Any:
+        clean = self.record().check(value, path, checker)
+        if clean is INVALID:
+            return INVALID
+        instance = self.model.from_clean(clean)
+        before = len(checker.problems)
+        instance.after(path, checker)
+        return INVALID if len(checker.problems) > before else instance
+
+    def json_schema(self) -> dict:
+        schema = self.record().json_schema()
+        doc = (self.model.__doc__ or "").strip().split("\n")[0]
+        return {**schema, "description": doc} if doc else schema
+
+
+@dataclasses.dataclass
+class UniqueNames(ListOf):
+    """A list of named records whose names must differ (a weapon table, the unit types)."""
+
+    what: str = "entry"
+
+    def check(self, value, path, checker):
+        out = super().check(value, path, checker)
+        if out is INVALID:
+            return INVALID
+        seen: set = set()
+        clean = True
+        for i, entry in enumerate(out):
+            if entry.name in seen:
+                checker.report(path + (i, "name"), f"two {self.what}s are named {entry.name!r}")
+                clean = False
+            seen.add(entry.name)
+        return out if clean else INVALID
+
+
+@dataclasses.dataclass
+class MapOf(Spec):
+    """A mapping from names the author chooses (scatter schemes, D6 faces) to values of one kind."""
+
+    name: Spec
+    value: Spec
+    min: int = 0
+    max: int = 200
+
+    def expected(self) -> str:
+        return "a mapping"
+
+    def check(self, value, path, checker):
+        if not isinstance(value, dict):
+            return self.wrong(value, path, checker)
+        if not self.min <= len(value) <= self.max:
+            checker.report(path, f"expected {self.min} to {self.max} entries (got {len(value)})")
+            return INVALID
+        out = {}
+        for name, item in value.items():
+            checked_name = self.name.check(name, path + (name,), checker)
+            checked = self.value.check(item, path + (name,), checker)
+            out[checked_name] = checked
+        if any(v is INVALID for v in out.values()) or INVALID in out:
+            return INVALID
+        return out
+
+    def json_schema(self) -> dict:
+        return {"type": "object", "additionalProperties": self.value.json_schema(), "minProperties": self.min,
+                "maxProperties": self.max}
+
+
+def check_document(doc, spec: Spec) -> Any:
+    """The document's data checked against spec and built; InputProblems names every problem at its line and column."""
+    checker = Checker(doc)
+    value = spec.check(doc.data, (), checker)
+    if checker.problems or value is INVALID:
+        raise InputProblems(checker.problems or [doc.problem((), f"expected {spec.expected()}")])
+    return value
