@@ -17,7 +17,9 @@ def frac_str(value: Fraction) -> str:
 class Column:
     key: str
     label: str
-    kind: str = "prob"  # prob (a chance), exact (an exact non-probability such as an expectation), int, text
+    # how a value prints: prob (a chance: percent and fraction), exact (an exact non-probability such as an
+    # expectation), int (a count), signed (a modifier or difference, printed +2 / 0 / −1), text
+    kind: str = "prob"
 
 
 @dataclass

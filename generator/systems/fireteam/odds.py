@@ -101,7 +101,7 @@ def fire_table(rules: dict) -> Table:
     return Table(
         "fire",
         "Fire: chance to HIT by net modifier",
-        [Column("net_modifier", "Net modifier", "int"), Column("hit", "HIT")],
+        [Column("net_modifier", "Net modifier", "signed"), Column("hit", "HIT")],
         rows,
         note="Net modifier = firer's modifiers minus the target's. A natural 12 against a natural 2 always HITs.",
     )
@@ -112,7 +112,7 @@ def recovery_table(rules: dict) -> Table:
     return Table(
         "recovery",
         f"Recovery: 2D6 + modifiers, {rules['recovery']['target']} or more",
-        [Column("modifier", "Modifier", "int"), Column("recover", "Recovers")],
+        [Column("modifier", "Modifier", "signed"), Column("recover", "Recovers")],
         rows,
         note="Otherwise the figure is removed from play.",
     )
@@ -123,7 +123,7 @@ def hth_table(rules: dict) -> Table:
     bands = rules["hth"]["bands"]
     win = [b for b in bands if b["min"] > 0]
     draw = [b for b in bands if b["min"] == 0]
-    columns = [Column("difference", "My bonus − theirs", "int")]
+    columns = [Column("difference", "My bonus − theirs", "signed")]
     columns += [Column("win_" + b["id"], "Win: " + b["result"].split(":")[0]) for b in win]
     columns += [Column(b["id"], "Tie") for b in draw]
     columns += [Column("lose_" + b["id"], "Lose: " + b["result"].split(":")[0]) for b in reversed(win)]

@@ -75,7 +75,7 @@ def battle_by_difference(rules: dict) -> Table:
     return Table(
         "battle_by_difference",
         "Battles: attacker's results by Battle Power difference",
-        [Column("difference", "Attacker − defender", "int"),
+        [Column("difference", "Attacker − defender", "signed"),
          Column("win_destroy", "Win, destroy"), Column("win_retreat", "Win, retreat"),
          Column("draw", "Draw"), Column("lose_retreat", "Lose, retreat"), Column("lose_destroyed", "Lose, destroyed")],
         rows,
