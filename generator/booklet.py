@@ -13,19 +13,17 @@ import json
 import os
 import sys
 import time
-from concurrent.futures import ProcessPoolExecutor, as_completed
-from concurrent.futures import TimeoutError as FuturesTimeout
-from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass, replace
-from multiprocessing import get_context
 from pathlib import Path
 
 from . import __version__, markup
 from .build import APPENDIX, CHAPTER, Options, choose_seed, compute, load, pack_html
+from .engine import html_to_pdf, render_pdf
 from .errors import InputProblems, Problem, RenderError
+from .files import write_atomic
 from .loading import load_file
-from .pdf import _limit_self, html_to_pdf, render_limits, render_pdf, write_atomic
 from .rendering import ROOT, TEMPLATES, render
+from .sandbox import render_in_pool
 from .schema import INVALID, Checker, Key, Markdown, Record, Str
 from .scenario import NAME_PATTERN
 
@@ -105,14 +103,8 @@ def _render_part(args: tuple) -> tuple[bytes, int, dict]:
     pack, _ = compute(scenario, seed, options, with_cards=False)
     html = pack_html(scenario, pack, mode)
     t1 = time.perf_counter()
-    try:
-        # tagged, without object streams: the join copies the structure tree by the xref's offsets
-        data, pages = render_pdf(html, TEMPLATES, scenario.doc.folder, tags=True, pdf_version=PART_PDF_VERSION)
-    except RenderError as err:
-        raise RenderError(f"{path}: {err}") from err
-    except MemoryError:
-        seconds, memory_mb = render_limits()
-        raise RenderError(f"{path}: rendering needed more than {memory_mb} MiB (MUSTER_RENDER_MEMORY_MB)") from None
+    # tagged, without object streams: the join copies the structure tree by the xref's offsets
+    data, pages = render_pdf(html, TEMPLATES, scenario.doc.folder, tags=True, pdf_version=PART_PDF_VERSION)
     return data, pages, {"outside": t1 - t0, "weasyprint": time.perf_counter() - t1}
 
 
@@ -200,45 +192,10 @@ def render_parts(parts: list[Part], options: Options, jobs: int, cache: Path | N
         if cache:
             write_atomic(cache / f"{part.key}-{pages}.pdf", data)
 
-    if not todo:
-        return
-    # Scenario files come from strangers: parts render in worker processes under the same memory
-    # limit as a single build's render child, and the whole lot under its clock (per part, shared
-    # between the workers). spawn: workers start clean and are our own children, so their time and
-    # memory count as ours. The longest parts go first, so no worker is left with a long one at the end.
-    seconds, memory_mb = render_limits()
-    workers = max(1, min(jobs, len(todo)))
-    deadline = seconds * len(todo) / workers + 15  # 15 s for the workers to start and import WeasyPrint
+    # The longest parts go first, so that no worker is left with a long one at the end.
     order = sorted(range(len(todo)), key=lambda i: -len(_load(todo[i].path).doc.source))
-    pool = ProcessPoolExecutor(max_workers=workers, mp_context=get_context("spawn"),
-                               initializer=_limit_self, initargs=(seconds, memory_mb, False))
-    try:
-        futures = {pool.submit(_render_part, args[i]): todo[i] for i in order}
-        for future in as_completed(futures, timeout=deadline):
-            part = futures[future]
-            try:
-                done(part, *future.result())
-            except MemoryError:
-                raise RenderError(f"{part.path}: rendering needed more than {memory_mb} MiB (MUSTER_RENDER_MEMORY_MB)") from None
-            except BrokenProcessPool:
-                raise RenderError(f"{part.path}: a render worker died; it may have passed the memory limit of "
-                                  f"{memory_mb} MiB (MUSTER_RENDER_MEMORY_MB)") from None
-    except FuturesTimeout:
-        _kill(pool)
-        raise RenderError(f"the booklet took longer than {deadline:g} s to render (MUSTER_RENDER_SECONDS per part); "
-                          "a scenario is too large or hostile") from None
-    except BaseException:
-        _kill(pool)
-        raise
-    pool.shutdown(wait=True)
-
-
-def _kill(pool: ProcessPoolExecutor) -> None:
-    """Stop every worker now: after a failure no orphan may keep rendering."""
-    for process in list((getattr(pool, "_processes", None) or {}).values()):
-        if process.is_alive():
-            process.kill()
-    pool.shutdown(wait=True, cancel_futures=True)
+    render_in_pool(_render_part, [(todo[i].path, args[i]) for i in order], jobs,
+                   lambda index, result: done(todo[order[index]], *result), "the booklet")
 
 
 def _front(config: dict, parts: list[Part], options: Options) -> tuple[bytes, int, list]:

@@ -7,11 +7,13 @@ from pathlib import Path
 
 from . import __version__, cards, markup
 from .decks import seed_from_bytes
+from .engine import html_to_pdf
 from .errors import UsageError
+from .files import own_folder, write_atomic
 from .loading import load_file
 from .maps import badge_uri
-from .pdf import html_to_pdf, own_folder, render_pdfs, start_renderer, write_atomic
 from .rendering import TEMPLATES, render
+from .sandbox import render_pdfs, start_renderer
 from .scenario import Scenario, validate
 
 from markupsafe import Markup
@@ -115,7 +117,7 @@ def render_html(scenario: Scenario, pack: dict, sheet: dict) -> tuple[str, str]:
 
 
 def to_pdfs(scenario: Scenario, *htmls: str) -> list[bytes]:
-    """Both PDFs from one render child with a time and memory limit (pdf.render_pdfs); errors name the file."""
+    """Both PDFs from one render child with a time and memory limit (sandbox.render_pdfs); errors name the file."""
     return render_pdfs([(html, TEMPLATES, scenario.doc.folder) for html in htmls], scenario.doc.file)
 
 
