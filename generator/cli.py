@@ -154,7 +154,7 @@ def cmd_build(args) -> int:
 
 
 def cmd_calibrate(args) -> int:
-    from .build import calibrate
+    from .calibration import calibrate
 
     print(calibrate(Path(args.out), args.paper, args.duplex, args.back_offset))
     return 0
