@@ -1,4 +1,4 @@
-"""The one process sandbox: every render runs in a child process under a wall-clock and a memory limit."""
+"""The one process sandbox: scenario renders run in child processes under a wall-clock and a memory limit."""
 
 from __future__ import annotations
 
