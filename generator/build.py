@@ -8,13 +8,12 @@ from pathlib import Path
 from . import __version__, cards, markup
 from .decks import seed_from_bytes
 from .errors import UsageError
+from .files import own_folder, write_atomic
 from .loading import load_file
-from .pdf import html_to_pdf, own_folder, render_pdfs, start_renderer, write_atomic
 from .rendering import TEMPLATES, render
+from .sandbox import render_pdfs, start_renderer
 from .scenario import Scenario, validate
 from .systems.base import Prepared, System
-
-from markupsafe import Markup
 
 
 @dataclass(frozen=True)
@@ -111,7 +110,7 @@ def render_html(scenario: Scenario, pack: dict, sheet: dict) -> tuple[str, str]:
 
 
 def to_pdfs(scenario: Scenario, *htmls: str) -> list[bytes]:
-    """Both PDFs from one render child with a time and memory limit (pdf.render_pdfs); errors name the file."""
+    """Both PDFs from one render child with a time and memory limit (sandbox.render_pdfs); errors name the file."""
     return render_pdfs([(html, TEMPLATES, scenario.doc.folder) for html in htmls], scenario.doc.file)
 
 
@@ -135,40 +134,3 @@ def build(path: str | Path, out_dir: str | Path = "output", options: Options | N
         write_atomic(target, data)
         written.append(target)
     return written
-
-
-def _ruler_svg() -> Markup:
-    """A cross of two rulers, -10 to +10 mm with 0.5 mm ticks, drawn once and reused for every target."""
-    c = 13  # the centre, in mm from the picture's corner
-    parts = []
-    for i in range(-20, 21):
-        mm = i / 2
-        size = 2.4 if i % 10 == 0 else (1.5 if i % 2 == 0 else 0.8)
-        parts.append(f'<line x1="{c + mm}" y1="{c - size / 2}" x2="{c + mm}" y2="{c + size / 2}" stroke="#000" stroke-width="0.1"/>')
-        parts.append(f'<line x1="{c - size / 2}" y1="{c + mm}" x2="{c + size / 2}" y2="{c + mm}" stroke="#000" stroke-width="0.1"/>')
-        if i % 10 == 0 and i:
-            parts.append(f'<text x="{c + mm}" y="{c - 1.8}" font-size="2.6" text-anchor="middle">{mm:+g}</text>')
-            parts.append(f'<text x="{c + 1.6}" y="{c + mm + 0.9}" font-size="2.6">{mm:+g}</text>')
-    return Markup(
-        f'<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 {2 * c} {2 * c}" width="{2 * c}mm" height="{2 * c}mm" '
-        f'font-family="DejaVu Sans"><line x1="{c - 10}" y1="{c}" x2="{c + 10}" y2="{c}" stroke="#000" stroke-width="0.1"/>'
-        f'<line x1="{c}" y1="{c - 10}" x2="{c}" y2="{c + 10}" stroke="#000" stroke-width="0.1"/>' + "".join(parts) + "</svg>")
-
-
-def calibrate(out: Path, paper: str, duplex: str, offset: tuple[float, float]) -> Path:
-    """Write the one-sheet duplex calibration PDF: a cross at each poker slot's centre, rulers behind them."""
-    lay = cards.layout(paper, "poker", False, duplex, offset)
-    targets = []
-    for i in range(lay.per_sheet):
-        fx, fy = lay.front_slot(i)
-        bx, by = lay.back_slot(i)
-        row, col = divmod(i, lay.cols)
-        targets.append({
-            "name": "ABC"[row] + str(col + 1) if row < 3 else f"{row + 1}{col + 1}",
-            "fx": round(fx + lay.card_w / 2, 3), "fy": round(fy + lay.card_h / 2, 3),
-            "bx": round(bx + lay.card_w / 2, 3), "by": round(by + lay.card_h / 2, 3),
-        })
-    html = render("calibration.html", layout=lay, targets=targets, ruler=_ruler_svg(), paper=paper, duplex=duplex,
-                  offset=offset, version=__version__)
-    write_atomic(out, html_to_pdf(html, TEMPLATES, None))
-    return out

@@ -154,17 +154,44 @@ def cmd_build(args) -> int:
 
 
 def cmd_calibrate(args) -> int:
-    from .build import calibrate
+    from .calibration import calibrate
 
     print(calibrate(Path(args.out), args.paper, args.duplex, args.back_offset))
     return 0
+
+
+class _ProgressBar:
+    """The booklet's progress: a bar on a terminal, plain lines otherwise."""
+
+    def __init__(self, stream):
+        self.stream = stream
+        self.tty = stream.isatty()
+
+    def __call__(self, done: int, total: int, what: str) -> None:
+        if self.tty:
+            width = 28
+            filled = width * done // max(total, 1)
+            self.stream.write(f"\r[{'#' * filled}{'.' * (width - filled)}] {done}/{total} {what[:40]:40}")
+            if done == total:
+                self.stream.write("\n")
+        else:
+            self.stream.write(f"booklet: {done}/{total} {what}\n")
+        self.stream.flush()
+
+
+def _write_statistics(stats: dict) -> None:
+    """For `make bench`: where the booklet's time went, written where MUSTER_STATS says."""
+    target = os.environ.get("MUSTER_STATS")
+    if target:
+        Path(target).write_text(json.dumps(stats))
 
 
 def cmd_booklet(args) -> int:
     from .booklet import booklet
     from .build import Options
 
-    print(booklet(args.scenarios, Path(args.out), args.config, Options(paper=args.paper), args.jobs, not args.no_cache))
+    print(booklet(args.scenarios, Path(args.out), args.config, Options(paper=args.paper), args.jobs, not args.no_cache,
+                  progress=_ProgressBar(sys.stderr), statistics=_write_statistics))
     return 0
 
 

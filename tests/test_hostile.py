@@ -20,7 +20,7 @@ from pathlib import Path
 import pytest
 from pypdf import PdfReader
 
-from generator import markup, pdf
+from generator import engine, fetcher, files, markup
 from generator.build import Options, compute, render_html
 from generator.errors import RenderError
 from generator.loading import load_file
@@ -187,7 +187,7 @@ def test_fetcher_refuses_everything_but_the_projects_assets_and_the_scenarios_pi
 
     url = url.format(up=(club.parent / "secret.png").as_posix(), beside=(club / "SECRET-BESIDE.txt").as_posix())
     with pytest.raises(FatalURLFetchingError):
-        pdf.make_fetcher(club).fetch(url)
+        fetcher.make_fetcher(club).fetch(url)
 
 
 def test_html_reaching_for_files_or_the_network_fails_rendering(club):
@@ -196,7 +196,7 @@ def test_html_reaching_for_files_or_the_network_fails_rendering(club):
                  '<p><img src="file:///etc/passwd"></p>', '<p style="background: url(http://127.0.0.1:9/)">x</p>',
                  f'<a rel="attachment" href="{(club / "SECRET-BESIDE.txt").as_uri()}">x</a>'):
         with pytest.raises(RenderError):
-            pdf.html_to_pdf(html, club, club)
+            engine.html_to_pdf(html, club, club)
 
 
 def test_render_past_its_time_limit_fails_naming_the_file(muster, tmp_path, monkeypatch):
@@ -277,8 +277,8 @@ def test_write_goes_to_a_hidden_part_file_beside_the_target_then_is_renamed(tmp_
         seen.append((Path(src), Path(dst), Path(src).read_bytes(), Path(dst).read_bytes()))
         real(src, dst)
 
-    monkeypatch.setattr(pdf.os, "replace", spy)
-    pdf.write_atomic(target, b"new")
+    monkeypatch.setattr(files.os, "replace", spy)
+    files.write_atomic(target, b"new")
     (src, dst, src_bytes, dst_bytes), = seen
     assert src.parent == tmp_path and src.name.startswith(".x.pdf.") and src.suffix == ".part"
     assert (dst, src_bytes, dst_bytes) == (target, b"new", b"old")  # the old PDF stood until the rename
@@ -293,9 +293,9 @@ def test_a_write_failing_midway_keeps_the_old_pdf_and_leaves_no_part(tmp_path, m
     def fail(fd):
         raise OSError(28, "No space left on device")
 
-    monkeypatch.setattr(pdf.os, "fsync", fail)
+    monkeypatch.setattr(files.os, "fsync", fail)
     with pytest.raises(RenderError, match="cannot write .*x.pdf: No space left on device"):
-        pdf.write_atomic(target, b"new")
+        files.write_atomic(target, b"new")
     assert files_under(tmp_path) == [target] and target.read_bytes() == b"old"
 
 
@@ -307,12 +307,12 @@ def test_symlinks_planted_at_the_output_folder_and_file_are_replaced_not_followe
     out = tmp_path / "out"
     out.mkdir()
     (out / "name").symlink_to(elsewhere, target_is_directory=True)
-    folder = pdf.own_folder(out / "name")
+    folder = files.own_folder(out / "name")
     assert folder.is_dir() and not folder.is_symlink()
     victim = tmp_path / "victim.pdf"
     victim.write_bytes(b"victim")
     (folder / "name.pdf").symlink_to(victim)
-    pdf.write_atomic(folder / "name.pdf", b"%PDF-new")
+    files.write_atomic(folder / "name.pdf", b"%PDF-new")
     assert not (folder / "name.pdf").is_symlink() and (folder / "name.pdf").read_bytes() == b"%PDF-new"
     assert victim.read_bytes() == b"victim" and sorted(p.name for p in elsewhere.iterdir()) == ["keep.txt"]
 
@@ -324,7 +324,7 @@ def test_part_files_left_by_killed_builds_are_cleaned_but_a_fresh_one_is_kept(tm
     fresh.write_bytes(b"%PDF-trunc")
     old = time.time() - 3600
     os.utime(stale, (old, old))
-    pdf.write_atomic(tmp_path / "x.pdf", b"%PDF-1")
+    files.write_atomic(tmp_path / "x.pdf", b"%PDF-1")
     assert not stale.exists() and fresh.exists()
     assert [p.name for p in tmp_path.glob("*.pdf")] == ["x.pdf"]
 

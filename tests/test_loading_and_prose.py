@@ -116,7 +116,7 @@ def test_written_pdfs_are_readable_by_others(muster, tmp_path):
 
     old = os.umask(0o022)
     try:
-        from generator.pdf import write_atomic
+        from generator.files import write_atomic
 
         target = tmp_path / "x.pdf"
         write_atomic(target, b"%PDF-1.7 test")

@@ -47,7 +47,7 @@ def one(path: str) -> None:
     import io
 
     from generator.build import Options, choose_seed, compute, load, render_html
-    from generator.pdf import html_to_pdf
+    from generator.engine import html_to_pdf
     from generator.rendering import TEMPLATES
 
     t1 = time.perf_counter()
@@ -74,7 +74,7 @@ def page_costs() -> None:
     from pypdf import PdfReader
 
     from generator.build import Options, choose_seed, compute, load, render_html
-    from generator.pdf import html_to_pdf
+    from generator.engine import html_to_pdf
     from generator.rendering import TEMPLATES, render
 
     def to_pdf(scenario, html):

@@ -5,7 +5,7 @@ elements into pypdf objects costs about as much again as the join itself. So the
 copied as bytes, with their object references renumbered: each part is written without object
 streams (PDF 1.4, streams still compressed) so that every object's bytes are found from the xref
 table. pypdf's clone of a page or annotation gets its number in the booklet from pypdf's own
-record (_id_translated); every other object the tree reaches is a structure element and is copied.
+record (pypdf_adapter.copied_numbers); every other object the tree reaches is a structure element and is copied.
 
 The booklet's tree: StructTreeRoot -> Document -> one Part per part (the part's own Document
 element, renamed and titled). ParentTree keys are offset per part, so they stay unique; MCIDs are
@@ -20,6 +20,9 @@ import re
 from pypdf.generic import (ArrayObject, BooleanObject, DictionaryObject, IndirectObject, NameObject,
                            NumberObject, PdfObject, TextStringObject)
 
+from .pypdf_adapter import (RawObject, add_object, append_objects, catalog, copied_numbers, next_object_number,
+                            object_offsets)
+
 # A literal string (pydyf escapes every parenthesis and backslash in one) or a reference: strings
 # are matched first so that text such as an image's alt "3 0 R" is never taken for a reference.
 _TOKEN = re.compile(rb"\((?:\\.|[^\\)])*\)|(\d+) 0 R", re.S)
@@ -28,16 +31,6 @@ _NUMS = re.compile(rb"\((?:\\.|[^\\)])*\)|(\d+) 0 R|(\d+)|\[|\]", re.S)
 _ELEMENT = re.compile(rb"(\d+) 0 obj\s*<</Type /(?:StructElem|OBJR)\b")
 _CELL_ID = re.compile(rb"\((\d+-\d+-\d+)\)")
 _IDS = re.compile(rb"/ID \(\d+-\d+-\d+\)|/Headers \[[^\]]*\]")
-
-
-class RawObject(PdfObject):
-    """An object written as the bytes it holds."""
-
-    def __init__(self, data: bytes = b""):
-        self.data = data
-
-    def write_to_stream(self, stream, encryption_key=None) -> None:
-        stream.write(self.data)
 
 
 def _serialize(obj: PdfObject) -> bytes:
@@ -51,17 +44,17 @@ class TreeJoin:
 
     def __init__(self, writer):
         self.writer = writer
-        self.root = writer._add_object(RawObject())
-        self.document = writer._add_object(RawObject())
+        # placeholders, numbered now so that the parts' elements can point at them; filled in by finish()
+        self.root_object, self.document_object = RawObject(), RawObject()
+        self.root = add_object(writer, self.root_object)
+        self.document = add_object(writer, self.document_object)
         self.parts: list[int] = []  # the booklet numbers of the parts' elements, in order
         self.nums: list[bytes] = []
         self.next_key = 0
 
     def add(self, reader, data: bytes, first_page: int, title: str) -> None:
         """Copy the tree of `reader` (whose bytes are `data`), appended to the writer from page index first_page."""
-        if reader.xref_objStm:
-            raise ValueError("a tagged part must be written without object streams")
-        offsets = reader.xref[0]
+        offsets = object_offsets(reader)
         starts = sorted(offsets.values())
         ends = dict(zip(starts, starts[1:] + [data.rfind(b"\nxref")]))  # an object ends where the next begins
 
@@ -87,9 +80,9 @@ class TreeJoin:
         where = offsets.get
         elements = sorted(n for n, start in ((int(m.group(1)), m.start()) for m in _ELEMENT.finditer(data))
                           if where(n) == start)
-        cloned = self.writer._id_translated.get(id(reader), {})  # pages and annotations pypdf copied
+        cloned = copied_numbers(self.writer, reader)  # pages and annotations pypdf copied
         numbers = dict(cloned)
-        base = len(self.writer._objects) + 1
+        base = next_object_number(self.writer)
         numbers.update(zip(elements, range(base, base + len(elements))))
         numbers[tree_ref.idnum] = self.document.idnum
 
@@ -119,7 +112,7 @@ class TreeJoin:
         missing = kids.difference(elements)
         if missing:
             raise ValueError(f"a part's structure tree refers to objects that are not elements: {sorted(missing)}")
-        self.writer._objects.extend(objects)
+        append_objects(self.writer, objects)
 
         # The ParentTree: keys offset by the keys used so far, references renumbered.
         offset, depth, top = self.next_key, 0, -1
@@ -159,7 +152,7 @@ class TreeJoin:
         tree = DictionaryObject({
             NameObject("/Type"): NameObject("/StructTreeRoot"),
             NameObject("/K"): ArrayObject([self.document]),
-            NameObject("/ParentTree"): writer._add_object(RawObject(b"<</Nums [" + b" ".join(self.nums) + b"]>>")),
+            NameObject("/ParentTree"): add_object(writer, RawObject(b"<</Nums [" + b" ".join(self.nums) + b"]>>")),
             NameObject("/ParentTreeNextKey"): NumberObject(self.next_key),
         })
         document = DictionaryObject({
@@ -168,10 +161,10 @@ class TreeJoin:
             NameObject("/P"): self.root,
             NameObject("/K"): ArrayObject([IndirectObject(n, 0, writer) for n in self.parts]),
         })
-        writer._objects[self.root.idnum - 1].data = _serialize(tree)
-        writer._objects[self.document.idnum - 1].data = _serialize(document)
-        catalog = writer._root_object
-        catalog[NameObject("/StructTreeRoot")] = self.root
-        catalog[NameObject("/MarkInfo")] = DictionaryObject({NameObject("/Marked"): BooleanObject(True)})
-        catalog[NameObject("/ViewerPreferences")] = DictionaryObject(
+        self.root_object.data = _serialize(tree)
+        self.document_object.data = _serialize(document)
+        root = catalog(writer)
+        root[NameObject("/StructTreeRoot")] = self.root
+        root[NameObject("/MarkInfo")] = DictionaryObject({NameObject("/Marked"): BooleanObject(True)})
+        root[NameObject("/ViewerPreferences")] = DictionaryObject(
             {NameObject("/DisplayDocTitle"): BooleanObject(True)})

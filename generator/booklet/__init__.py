@@ -1,0 +1,74 @@
+"""The club booklet: many scenarios in one PDF, with contents, one appendix per system, page numbers and bookmarks.
+
+booklet() reads as its stages: plan (load every file, all problems first) -> render the parts, each
+chapter and system appendix (cached by a hash of everything that shapes it, in limited workers) ->
+front matter, once the page numbers are known -> join -> stamp running heads and page numbers.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import time
+from collections.abc import Callable
+from itertools import count
+from pathlib import Path
+
+from ..build import Options
+from ..errors import RenderError
+from ..files import write_atomic
+from .front import front_matter, link_contents
+from .join import finish, join_parts
+from .parts import cache_folder, cache_keys, render_parts
+from .plan import load_config, plan_parts
+from .stamp import running_heads, stamp_pages
+
+
+def _ignore(*args) -> None:
+    """A callback nobody asked for."""
+
+
+def booklet(paths: list[str], out: Path, config_path: str | None = None, options: Options | None = None,
+            jobs: int = 2, use_cache: bool = True, progress: Callable[[int, int, str], None] = _ignore,
+            statistics: Callable[[dict], None] = _ignore) -> Path:
+    """Build the club booklet PDF from scenario files; nothing is written if any file has a problem.
+
+    progress(done, total, what) is told of each step as it ends; statistics(stats) receives where the
+    time went (seconds outside WeasyPrint and in it, parts rendered) once the booklet is written.
+    """
+    options = options or Options()
+    stats: dict = {}
+    config = load_config(config_path)
+    parts = plan_parts(paths)
+    cache_keys(parts, options)
+    cache = cache_folder(out) if use_cache else None
+    whole = hashlib.sha256(repr((sorted(config.items()), [p.key for p in parts], options)).encode()).hexdigest()
+    if cache and (cache / f"booklet-{whole}.pdf").is_file():  # nothing changed: the last booklet is this one
+        write_atomic(out, (cache / f"booklet-{whole}.pdf").read_bytes())
+        statistics(stats)
+        return out
+    steps = count(1)
+
+    def step(what: str) -> None:
+        progress(next(steps), len(parts) + 1, what)
+
+    render_parts(parts, options, jobs, cache, step, stats)
+    t_front = time.perf_counter()
+    front, front_pages, total = front_matter(config, parts, options)
+    step("contents and page numbers")
+    heads = running_heads(config, parts, front_pages, options)
+
+    t_join = time.perf_counter()
+    writer = join_parts(front, parts)
+    stamp_pages(writer, heads)
+    link_contents(writer, front_pages, parts)
+    data = finish(writer, config, parts)
+    write_atomic(out, data)
+    if cache:
+        write_atomic(cache / f"booklet-{whole}.pdf", data)
+    stats["join"] = time.perf_counter() - t_join
+    stats["outside"] = stats.get("outside", 0.0) + stats["join"]
+    stats["weasyprint"] = stats.get("weasyprint", 0.0) + t_join - t_front
+    statistics(stats)
+    if total != len(writer.pages):
+        raise RenderError(f"the booklet has {len(writer.pages)} pages, its contents counted {total}")
+    return out

@@ -1,0 +1,63 @@
+"""The booklet's front matter: cover and contents, rendered once the parts' page numbers are known, and its links."""
+
+from __future__ import annotations
+
+from pypdf.generic import ArrayObject, NameObject, TextStringObject
+
+from .. import __version__, markup
+from ..build import APPENDIX, CHAPTER, Options
+from ..engine import render_pdf
+from ..rendering import TEMPLATES, render
+from .parts import PART_PDF_VERSION
+from .plan import Part
+
+
+def _render_front(config: dict, parts: list[Part], options: Options) -> tuple[bytes, int, list]:
+    chapters = [p for p in parts if p.kind == CHAPTER]
+    appendices = [p for p in parts if p.kind == APPENDIX]
+    systems = list(dict.fromkeys(p.system for p in chapters))
+    html = render(
+        "booklet/front.html",
+        booklet={**config, "introduction": markup.to_html(config.get("introduction") or "")},
+        chapters=[{"title": p.title, "system": p.system, "author": p.author, "page": p.start, "n": parts.index(p)}
+                  for p in chapters],
+        appendices=[{"title": p.title, "system": p.system, "letter": p.letter, "page": p.start, "n": parts.index(p)}
+                    for p in appendices],
+        systems=systems,
+        page_size={"a4": "A4", "letter": "letter"}[options.paper],
+        version=__version__,
+    )
+    links: list = []
+    data, pages = render_pdf(html, TEMPLATES, None, tags=True, links=links, pdf_version=PART_PDF_VERSION)
+    return data, pages, links
+
+
+def front_matter(config: dict, parts: list[Part], options: Options) -> tuple[bytes, int, int]:
+    """Number every part's first page and render the front matter: its PDF, its pages and the booklet's."""
+    # The front matter's length decides every page number; settle it (it rarely takes a second pass).
+    front_pages = 0
+    for _ in range(3):
+        page = front_pages + 1
+        for part in parts:
+            part.start = page
+            page += part.pages
+        front, counted, _ = _render_front(config, parts, options)
+        if counted == front_pages:
+            break
+        front_pages = counted
+    return front, front_pages, page - 1
+
+
+def link_contents(writer, front_pages: int, parts: list[Part]) -> None:
+    """Point each contents line at its chapter: the chapters were rendered apart, so WeasyPrint's links
+    (to the contents lines themselves, named toc-N) are retargeted after the join. They are kept, not
+    replaced, because the structure tree's Link elements refer to them."""
+    for index in range(front_pages):
+        for annot in writer.pages[index].get("/Annots") or []:
+            annot = annot.get_object()
+            dest = annot.get("/Dest")
+            if isinstance(dest, str) and dest.startswith("toc-"):
+                part = parts[int(dest.rsplit("-", 1)[1])]
+                annot[NameObject("/Dest")] = ArrayObject(
+                    [writer.pages[part.start - 1].indirect_reference, NameObject("/Fit")])
+                annot[NameObject("/Contents")] = TextStringObject(part.label)

@@ -1,0 +1,46 @@
+"""The booklet joined: front matter and parts appended into one PDF, with bookmarks, one structure tree and metadata."""
+
+from __future__ import annotations
+
+import io
+
+from pypdf import PdfReader, PdfWriter
+from pypdf.generic import NameObject, TextStringObject
+
+from .. import __version__
+from ..build import CHAPTER
+from .plan import Part
+from .pypdf_adapter import catalog, omit_document_id
+from .structure import TreeJoin
+
+
+def join_parts(front: bytes, parts: list[Part]) -> PdfWriter:
+    """The front matter then every part, each bookmarked and its structure tree hung under the booklet's."""
+    writer = PdfWriter()
+    tree = TreeJoin(writer)
+    readers = []  # kept alive: pypdf knows what it copied from each reader by the reader's id()
+    for data, label, title in [(front, None, "Cover and contents")] + [
+            (part.pdf, part.label, part.label) for part in parts]:
+        first = len(writer.pages)
+        readers.append(PdfReader(io.BytesIO(data), strict=True))  # our own output: skips re-checking every xref entry
+        writer.append(readers[-1], outline_item=label, import_outline=True)
+        tree.add(readers[-1], data, first, title)
+    tree.finish()
+    return writer
+
+
+def finish(writer: PdfWriter, config: dict, parts: list[Part]) -> bytes:
+    """The booklet's bytes, with its title, author and language, and the same bytes for the same input."""
+    writer.add_metadata({
+        "/Title": config["title"],
+        "/Author": config.get("author") or config["club"],
+        "/Subject": f"{config['club']}, {config['season']}: {len([p for p in parts if p.kind == CHAPTER])} scenarios",
+        "/Creator": f"Muster {__version__}",
+        "/Producer": f"Muster {__version__}",
+    })
+    catalog(writer)[NameObject("/Lang")] = TextStringObject("en")
+    # a fixed document ID: the same scenarios give the same booklet bytes
+    omit_document_id(writer)
+    buffer = io.BytesIO()
+    writer.write(buffer)
+    return buffer.getvalue()

@@ -1,0 +1,92 @@
+"""The booklet's parts rendered to PDF: from the cache where nothing that shapes them changed, else in limited workers."""
+
+from __future__ import annotations
+
+import hashlib
+import os
+import time
+from collections.abc import Callable
+from dataclasses import replace
+from pathlib import Path
+
+from .. import __version__
+from ..build import APPENDIX, Options, choose_seed, compute, pack_html
+from ..engine import render_pdf
+from ..files import write_atomic
+from ..rendering import ROOT, TEMPLATES
+from ..sandbox import render_in_pool
+from .plan import Part, load_scenario
+
+# Parts are tagged and written without object streams (PDF 1.4 has none): pypdf then reads only the
+# objects a page needs, and the structure tree is copied as bytes (generator/booklet/structure.py).
+PART_PDF_VERSION = "1.4"
+
+
+def _fingerprint() -> str:
+    """A hash of Muster's code and templates: any change to how pages look invalidates the cache."""
+    digest = hashlib.sha256(__version__.encode())
+    for folder, pattern in ((ROOT / "generator", "*.py"), (ROOT / "generator", "*.yaml"), (TEMPLATES, "*")):
+        for path in sorted(folder.rglob(pattern)):
+            if path.is_file() and "__pycache__" not in path.parts:
+                digest.update(str(path.relative_to(ROOT)).encode())
+                digest.update(path.read_bytes())
+    return digest.hexdigest()
+
+
+def cache_folder(out: Path) -> Path:
+    return Path(os.environ.get("MUSTER_CACHE") or out.parent / ".cache" / "booklet")
+
+
+def cache_keys(parts: list[Part], options: Options) -> None:
+    """Give each part its cache key: a hash of everything that shapes its pages."""
+    code = _fingerprint()
+    for part in parts:
+        digest = hashlib.sha256(code.encode())
+        digest.update(repr((part.kind, replace(options, fronts_only=False))).encode())
+        scenario = load_scenario(part.path)
+        digest.update(scenario.doc.source)
+        if part.kind == APPENDIX:  # an appendix depends on the system and its variants, not the scenario
+            digest = hashlib.sha256(code.encode() + repr((part.kind, options, scenario.system.appendix_key(scenario))).encode())
+        part.key = digest.hexdigest()
+
+
+def _render_part(args: tuple) -> tuple[bytes, int, dict]:
+    """Render one chapter or appendix to PDF bytes (runs in a worker process), timing our share and WeasyPrint's."""
+    path, mode, options = args
+    t0 = time.perf_counter()
+    scenario = load_scenario(path)
+    seed = choose_seed(scenario, options.seed)
+    pack, _ = compute(scenario, seed, options, with_cards=False)
+    html = pack_html(scenario, pack, mode)
+    t1 = time.perf_counter()
+    # tagged, without object streams: the join copies the structure tree by the xref's offsets
+    data, pages = render_pdf(html, TEMPLATES, scenario.doc.folder, tags=True, pdf_version=PART_PDF_VERSION)
+    return data, pages, {"outside": t1 - t0, "weasyprint": time.perf_counter() - t1}
+
+
+def render_parts(parts: list[Part], options: Options, jobs: int, cache: Path | None, step: Callable[[str], None],
+                 stats: dict) -> None:
+    """Fill in each part's PDF: from the cache where its key is known, else rendered (in parallel)."""
+    todo = []
+    for part in parts:
+        cached = sorted(cache.glob(f"{part.key}-*.pdf")) if cache and cache.is_dir() else []
+        if cached:  # named key-pages.pdf: the page count is known without reading the PDF
+            part.pdf, part.pages = cached[0].read_bytes(), int(cached[0].stem.rsplit("-", 1)[1])
+            step(f"cached {part.title}")
+        else:
+            todo.append(part)
+    args = [(p.path, p.kind, options) for p in todo]
+    stats["rendered"] = len(todo)
+
+    def done(part: Part, data: bytes, pages: int, timing: dict) -> None:
+        part.pdf, part.pages = data, pages
+        for key, seconds in timing.items():
+            stats[key] = stats.get(key, 0.0) + seconds
+        step(f"rendered {part.title}")
+        if cache:
+            write_atomic(cache / f"{part.key}-{pages}.pdf", data)
+
+    # The longest parts go first, so that no worker is left with a long one at the end.
+    order = sorted(range(len(todo)), key=lambda i: -len(load_scenario(todo[i].path).doc.source))
+    render_in_pool(_render_part, [(todo[i].path, args[i]) for i in order], jobs,
+                   lambda index, result: done(todo[order[index]], *result), "the booklet")

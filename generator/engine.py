@@ -1,0 +1,71 @@
+"""WeasyPrint with the locked fetcher: HTML in, PDF bytes out, and any warning it logs fails the render."""
+
+from __future__ import annotations
+
+import logging
+from pathlib import Path
+
+from .errors import RenderError
+from .fetcher import make_fetcher
+
+
+class _Collect(logging.Handler):
+    def __init__(self):
+        super().__init__(logging.WARNING)
+        self.messages: list[str] = []
+
+    def emit(self, record):
+        self.messages.append(record.getMessage())
+
+
+def html_to_pdf(html: str, base: Path, scenario_folder: Path | None, tags: bool = True) -> bytes:
+    """Render HTML to PDF bytes; any warning WeasyPrint logs (a missing picture, bad CSS) fails the build."""
+    return render_pdf(html, base, scenario_folder, tags)[0]
+
+
+def render_pdf(html: str, base: Path, scenario_folder: Path | None, tags: bool = True,
+               links: list | None = None, pdf_version: str | None = None) -> tuple[bytes, int]:
+    """Render HTML to PDF bytes and its page count (counting from the layout costs nothing; reading it back does).
+
+    Given a list as `links`, it receives (page index, anchor, (x0, y0, x1, y1) in PDF points from the
+    bottom-left) for every internal link, for callers that retarget links after joining PDFs.
+    pdf_version "1.4" writes no object streams (the booklet copies a part's objects by their xref offsets).
+    """
+    import weasyprint
+    from weasyprint.urls import FatalURLFetchingError  # a BaseException, so that WeasyPrint never swallows it
+
+    logger = logging.getLogger("weasyprint")
+    handler = _Collect()
+    logger.addHandler(handler)
+    previous = logger.propagate
+    logger.propagate = False
+    try:
+        fetcher = make_fetcher(scenario_folder)
+        document = weasyprint.HTML(string=html, base_url=str(base) + "/", url_fetcher=fetcher)
+        laid_out = document.render(pdf_tags=tags)
+        data = laid_out.write_pdf(pdf_tags=tags, uncompressed_pdf=False, pdf_version=pdf_version)
+        pages = len(laid_out.pages)
+        if links is not None:
+            for index, page in enumerate(laid_out.pages):
+                height = page.height * 0.75  # CSS px to PDF points
+                for kind, target, (x0, y0, x1, y1), _ in page.links:
+                    if kind == "internal":
+                        links.append((index, target, (x0 * 0.75, height - y1 * 0.75, x1 * 0.75, height - y0 * 0.75)))
+    except (RenderError, MemoryError):  # a MemoryError is the render child's memory limit: its own message
+        raise
+    except (Exception, FatalURLFetchingError) as err:  # WeasyPrint's own failures: a refused fetch, a broken picture
+        root = err
+        while root.__cause__ is not None:  # our fetcher's own words sit under WeasyPrint's wrapper
+            root = root.__cause__
+        if isinstance(root, MemoryError) or isinstance(err, MemoryError):  # the memory limit, however wrapped
+            raise MemoryError() from err
+        raise RenderError(str(root) or type(root).__name__) from err
+    finally:
+        logger.removeHandler(handler)
+        logger.propagate = previous
+    problems = [m for m in handler.messages if "harfbuzz" not in m.lower() and "subset" not in m.lower()]
+    if problems and fetcher.refused:
+        problems = fetcher.refused + problems
+    if problems:
+        raise RenderError("rendering reported: " + "; ".join(dict.fromkeys(problems)))
+    return data, pages
