@@ -14,25 +14,15 @@ import sys
 from fractions import Fraction
 
 import pytest
-import yaml
 from pypdf import PdfReader
 
-from conftest import ROOT, SCENARIOS
+from conftest import ROOT, SCENARIOS, examples_by_system
 from generator.cards import CARD_SIZES
 from generator.systems import get, known
 from pdfcheck import build_cards_only, text_outside_cards, text_under
 
 # The card size `muster build` prints without --cards; its sheets come from the session's `built` fixture
 DEFAULT_CARD_SIZE = "poker"
-
-
-def examples_by_system() -> dict[str, list[str]]:
-    """Every scenarios/NAME.yaml, grouped by the system it names: {system id: [NAME, ...]}."""
-    grouped: dict[str, list[str]] = {}
-    for path in sorted(SCENARIOS.glob("*.yaml")):
-        grouped.setdefault(yaml.safe_load(path.read_text(encoding="utf-8"))["system"], []).append(path.stem)
-    return grouped
-
 
 EXAMPLES = examples_by_system()
 SYSTEMS = known()
