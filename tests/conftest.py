@@ -9,6 +9,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 import pytest
+import yaml
 from hypothesis import HealthCheck, settings
 
 from generator.cli import main
@@ -41,6 +42,14 @@ def muster(capsys):
         return Result(code, captured.out, captured.err)
 
     return run
+
+
+def examples_by_system() -> dict[str, list[str]]:
+    """Every example scenarios/NAME.yaml, grouped by the system it names: {system id: [NAME, ...]}."""
+    grouped: dict[str, list[str]] = {}
+    for path in sorted(SCENARIOS.glob("*.yaml")):
+        grouped.setdefault(yaml.safe_load(path.read_text(encoding="utf-8"))["system"], []).append(path.stem)
+    return grouped
 
 
 def files_under(folder: Path) -> list[Path]:

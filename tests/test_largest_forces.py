@@ -6,8 +6,8 @@ import pdfplumber
 import pytest
 import yaml
 
-
-MM = 72 / 25.4
+from generator.cards import CARD_SIZES
+from pdfcheck import text_outside_cards
 
 
 def fifty_figures(folder):
@@ -110,24 +110,11 @@ def test_long_tables_keep_their_header_on_every_page(largest):
         assert re.search(r"# Turn \d+", text)
 
 
-def _text_inside_cards(cards_pdf, size=(63.5, 88.9)):
-    w, h = size
-    with pdfplumber.open(cards_pdf) as pdf:
-        for number, page in enumerate(pdf.pages, 1):
-            boxes = [r for r in page.rects if r.get("fill") and abs(r["width"] / MM - w) < 0.3 and abs(r["height"] / MM - h) < 0.3]
-            assert boxes, f"no {w} x {h} mm card found on page {number}"
-            for ch in page.chars:
-                inside = any(b["x0"] - 0.5 <= ch["x0"] and ch["x1"] <= b["x1"] + 0.5 and b["top"] - 0.5 <= ch["top"]
-                             and ch["bottom"] <= b["bottom"] + 0.5 for b in boxes)
-                if not inside:
-                    yield number, ch["text"]
-
-
 @pytest.mark.parametrize("name", ["fifty", "fifty-two"])
 def test_no_card_text_escapes_its_card(largest, name):
     """Every character on a card sheet lies inside a card (nothing spills past a card's edge)."""
     _, cards = largest[name]
-    assert list(_text_inside_cards(cards)) == []
+    assert text_outside_cards(cards, CARD_SIZES["poker"]) == []
 
 
 def test_grid_roster_lists_all_fifty_two_units_whole(largest):
@@ -138,13 +125,6 @@ def test_grid_roster_lists_all_fifty_two_units_whole(largest):
     for side in ("West", "East"):
         for i in range(1, 27):
             assert f"{side} unit {i}" in text
-
-
-@pytest.mark.parametrize("name", ["bridge", "weissach-bridge", "vesta-relay", "warspike-bridge-race"])
-def test_example_card_text_stays_on_its_cards(built, name):
-    """The examples of every system keep their card text inside the cards."""
-    _, cards = built(name)
-    assert list(_text_inside_cards(cards)) == []
 
 
 def test_pack_metadata_language_bookmarks_and_tags(built):
@@ -163,18 +143,6 @@ def test_pack_metadata_language_bookmarks_and_tags(built):
     titles = [item.title for item in reader.outline if not isinstance(item, list)]
     for part in ("Cover", "The table", "Forces", "Deck run-sheet", "Odds", "Quick reference"):
         assert part in titles
-
-
-@pytest.mark.parametrize("name, size", [("relay-station", "mini"), ("relay-station", "tarot"),
-                                        ("weissach-bridge", "mini"), ("warspike-hold-the-ford", "mini"),
-                                        ("vesta-relay", "mini"), ("vesta-relay", "tarot")])
-def test_cards_hold_their_text_at_other_sizes(tmp_path, muster, name, size):
-    """Mini and tarot cards keep every character inside the card."""
-    from generator.cards import CARD_SIZES
-
-    assert muster("build", f"scenarios/{name}.yaml", "--out", tmp_path, "--cards", size).code == 0
-    cards = tmp_path / name / f"{name}-cards.pdf"
-    assert list(_text_inside_cards(cards, CARD_SIZES[size])) == []
 
 
 def test_a_card_size_a_system_cannot_hold_is_refused(muster, tmp_path, monkeypatch):
