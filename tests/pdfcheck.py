@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from functools import lru_cache
 from pathlib import Path
 
 import pdfplumber
@@ -15,11 +16,23 @@ EDGE_SLACK = 0.5
 CARD_TOLERANCE = 0.3
 
 
+def _pages(pdf_path: Path) -> tuple[tuple[list[dict], list[dict]], ...]:
+    """Each page's characters and rectangles, parsed once however many checks read the same PDF."""
+    written = Path(pdf_path).stat()
+    return _parsed(Path(pdf_path), written.st_mtime_ns, written.st_size)
+
+
+@lru_cache(maxsize=64)
+def _parsed(pdf_path: Path, mtime_ns: int, size: int) -> tuple[tuple[list[dict], list[dict]], ...]:
+    # keyed by when and how large the file was written too, so a PDF rewritten in place is read afresh
+    with pdfplumber.open(pdf_path) as pdf:
+        return tuple((page.chars, page.rects) for page in pdf.pages)
+
+
 def text_under(pdf_path: Path, floor: float = SEVEN_POINTS) -> list[tuple[int, str, float]]:
     """Every character set smaller than `floor` points, as (page number, character, size)."""
-    with pdfplumber.open(pdf_path) as pdf:
-        return [(number, ch["text"], round(ch["size"], 2))
-                for number, page in enumerate(pdf.pages, 1) for ch in page.chars if ch["size"] < floor]
+    return [(number, ch["text"], round(ch["size"], 2))
+            for number, (chars, _) in enumerate(_pages(pdf_path), 1) for ch in chars if ch["size"] < floor]
 
 
 def text_outside_cards(cards_pdf: Path, size: tuple[float, float]) -> list[tuple[int, str]]:
@@ -27,17 +40,16 @@ def text_outside_cards(cards_pdf: Path, size: tuple[float, float]) -> list[tuple
     as (page number, character); a page with no card of that size at all fails at once."""
     width, height = size
     outside = []
-    with pdfplumber.open(cards_pdf) as pdf:
-        for number, page in enumerate(pdf.pages, 1):
-            boxes = [r for r in page.rects if r.get("fill") and abs(r["width"] / MM - width) < CARD_TOLERANCE
-                     and abs(r["height"] / MM - height) < CARD_TOLERANCE]
-            assert boxes, f"no {width} x {height} mm card found on page {number} of {cards_pdf.name}"
-            for ch in page.chars:
-                inside = any(b["x0"] - EDGE_SLACK <= ch["x0"] and ch["x1"] <= b["x1"] + EDGE_SLACK
-                             and b["top"] - EDGE_SLACK <= ch["top"] and ch["bottom"] <= b["bottom"] + EDGE_SLACK
-                             for b in boxes)
-                if not inside:
-                    outside.append((number, ch["text"]))
+    for number, (chars, rects) in enumerate(_pages(cards_pdf), 1):
+        boxes = [r for r in rects if r.get("fill") and abs(r["width"] / MM - width) < CARD_TOLERANCE
+                 and abs(r["height"] / MM - height) < CARD_TOLERANCE]
+        assert boxes, f"no {width} x {height} mm card found on page {number} of {cards_pdf.name}"
+        for ch in chars:
+            inside = any(b["x0"] - EDGE_SLACK <= ch["x0"] and ch["x1"] <= b["x1"] + EDGE_SLACK
+                         and b["top"] - EDGE_SLACK <= ch["top"] and ch["bottom"] <= b["bottom"] + EDGE_SLACK
+                         for b in boxes)
+            if not inside:
+                outside.append((number, ch["text"]))
     return outside
 
 
