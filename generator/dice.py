@@ -22,7 +22,7 @@ class Dist:
 
     @classmethod
     def table(cls, faces: Iterable[Hashable]) -> "Dist":
-        """A die whose faces read as given, e.g. Para Bellum's [1, 2, 2, 2, 2, 3]."""
+        """A die whose faces read as given, such as [1, 2, 2, 2, 2, 3] (a die read through a table)."""
         weights: dict = {}
         for face in faces:
             weights[face] = weights.get(face, 0) + 1

@@ -330,11 +330,17 @@ class Record(Spec):
         return out
 
     def json_schema(self):
+        def value(k: Key) -> dict:
+            # an optional key written with no value (`seed:`) is read as absent, so the schema allows null there
+            if k.required:
+                return {**k.spec.json_schema(), "description": k.doc}
+            return {"anyOf": [k.spec.json_schema(), {"type": "null"}], "description": k.doc}
+
         return {
             "type": "object",
             "additionalProperties": False,
             "required": [k.name for k in self.keys if k.required],
-            "properties": {k.name: {**k.spec.json_schema(), "description": k.doc} for k in self.keys},
+            "properties": {k.name: value(k) for k in self.keys},
         }
 
 

@@ -88,9 +88,6 @@ def test_broken_copy_is_refused_by_the_schema_and_by_validate(muster, tmp_path, 
     assert f": {_path_text(path)}" in result.err or f"unknown key {path[-1]!r}" in result.err, result.err
 
 
-@pytest.mark.xfail(strict=True, reason="issue 10: Muster reads an optional key left empty (`seed:`, `author:`) as "
-                   "absent and accepts it, while `muster schema` declares it integer/string only and refuses null; "
-                   "one of the two must change (schema.Record.check skips None, Record.json_schema has no null)")
 @pytest.mark.parametrize("system_id", known())
 def test_an_optional_key_left_empty_is_judged_alike_by_the_schema_and_by_validate(muster, tmp_path, system_id):
     """`seed:` with no value is either accepted by both the schema and `muster validate`, or refused by both."""
