@@ -15,7 +15,7 @@ from generator.scenario import validate
 from generator.systems import get
 from generator.systems.warspike import advantage
 from generator.systems.warspike.organisation import organise, tree_rows
-from generator.systems.warspike.scenario import Army
+from generator.systems.warspike.scenario import Army, Block, Unit
 
 WS = get("warspike")
 COUNTS = WS.rules.advantage.counts
@@ -88,6 +88,39 @@ def test_block_facts_follow_the_named_leader_and_the_slowest_unit():
     assert org.held("B2") == (True, True) and org.held("B1") == (True, False) and org.held("A1") == (False, False)
     assert rows["B2"]["hold_from_block"] and rows["Loner"]["move"] == '10"'
     assert org.chain("A1") == ["Sec A", "Platoon"]
+
+
+def test_validated_sides_hold_typed_units_and_blocks_with_rule_data_defaults():
+    """After validation a side's Units and Blocks are typed records; omitted keys take their documented defaults."""
+    sc = scenario_from(PLATOON)
+    blue = Army.of(sc.sides[0])
+    hq, loner = blue.units[0], blue.units[5]
+    assert isinstance(hq, Unit) and (hq.troops, hq.leader, hq.mentality, hq.hold) == (3, "Lt A", 8, False)
+    assert (loner.leader, loner.mentality, blue.player) == (None, None, "")
+    sec_b, platoon = blue.blocks[1], blue.blocks[2]
+    assert isinstance(platoon, Block) and (platoon.follows, platoon.level, sec_b.hold) == ("HQ", "", True)
+    assert sc.data["turns"] == WS.rules.turn.default_turns
+
+
+def test_the_block_tree_keeps_broken_links_as_problems_and_stays_walkable():
+    """organise() returns what it could not link as (path, message) pairs instead of needing a checker to report to."""
+    army = Army(units=[Unit(name="A", troops=1, stature=1, move_rate=1), Unit(name="B", troops=1, stature=1, move_rate=1)],
+                blocks=[Block(name="Pair", members=["A", "Bee"])])
+    organisation = organise(["Blue"], [army])
+    assert organisation.problems == [(("sides", 0, "blocks", 0, "members", 1),
+                                      "Block 'Pair' names 'Bee', no Unit or Block of 'Blue'")]
+    assert [row["name"] for row in tree_rows(organisation, 0)] == ["Pair", "A", "B"]
+
+
+def test_forces_tracker_and_unit_cards_carry_the_core_side_view():
+    """Each force, tracker side and Unit card holds the scenario's own SideView, so no template re-zips two lists."""
+    sc = scenario_from(PLATOON)
+    prepared = WS.prepare(sc, 0)
+    views = sc.side_views
+    assert [force["side"] for force in prepared.forces] == views and prepared.forces[1]["side"] is views[1]
+    assert [army["side"] for army in WS.pack(prepared)["tracker"]["sides"]] == views
+    units = [card for card in WS.cards(prepared, "poker") if card["kind"] == "unit"]
+    assert [card["side"].name for card in units] == ["Blue"] * 6 + ["Red"] and units[-1]["side"] is views[1]
 
 
 def test_block_problems_are_all_reported_at_their_members():
