@@ -23,10 +23,11 @@ class Movement(Model):
     stood: int = key(COUNT, "Units that did not move.", default=0)
 
     def __post_init__(self):
-        for f in fields(self):
-            value = getattr(self, f.name)
+        # the rule data's examples are checked by their key specs; this guards Movements built in code
+        for count in fields(self):
+            value = getattr(self, count.name)
             if isinstance(value, bool) or not isinstance(value, int) or value < 0:
-                raise ValueError(f"{f.name} is a count of Units, got {value!r}")
+                raise ValueError(f"{count.name} is a count of Units, got {value!r}")
 
 
 @dataclass(frozen=True)
