@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import dataclasses
+
 import pytest
 from pypdf import PdfReader
 
@@ -12,15 +14,24 @@ from generator.loading import load_text
 from generator.scenario import validate
 from generator.systems import get
 from generator.systems.warspike import advantage
-from generator.systems.warspike.organisation import tree_rows
+from generator.systems.warspike.organisation import organise, tree_rows
+from generator.systems.warspike.scenario import Army, Block, Unit
 
 WS = get("warspike")
-COUNTS = WS.rules["advantage"]["counts"]
+COUNTS = WS.rules.advantage.counts
 MM = 72 / 25.4
 
 
 def scenario_from(text: str):
     return validate(load_text(text, "inline.yaml"))
+
+
+def organisation_of(scenario):
+    return organise([side.name for side in scenario.side_views], [Army.of(side) for side in scenario.sides])
+
+
+def rows_by_name(scenario) -> dict:
+    return {row["name"]: row for force in WS.prepare(scenario, 0).forces for row in force["rows"]}
 
 
 PLATOON = """
@@ -50,7 +61,7 @@ sides:
 def test_block_tree_rows_nest_sections_in_platoons_with_branch_guides():
     """Sections sit under their platoon in member order, with a tee for every branch but the last and an ell for the last."""
     sc = scenario_from(PLATOON)
-    org = WS.organisation(sc)
+    org = organisation_of(sc)
     rows = tree_rows(org, 0)
     assert [(r["name"], r["depth"], r["guides"]) for r in rows] == [
         ("Platoon", 0, []),
@@ -68,14 +79,48 @@ def test_block_tree_rows_nest_sections_in_platoons_with_branch_guides():
 def test_block_facts_follow_the_named_leader_and_the_slowest_unit():
     """A Block takes its leader's Mentality, moves as far as its slowest Unit, and passes its hold order to its Units."""
     sc = scenario_from(PLATOON)
-    org = WS.organisation(sc)
-    sec_a = WS.block_facts(sc, org, "Sec A")
+    org = organisation_of(sc)
+    rows = rows_by_name(sc)
+    sec_a = rows["Sec A"]
     assert (sec_a["follows"], sec_a["mentality"], sec_a["move"], sec_a["slowest"]) == ("A2", "4", '9"', "A2")
-    platoon = WS.block_facts(sc, org, "Platoon")
+    platoon = rows["Platoon"]
     assert (platoon["leader"], platoon["troops"], platoon["units"]) == ("Lt A", 19, 5)
     assert org.held("B2") == (True, True) and org.held("B1") == (True, False) and org.held("A1") == (False, False)
-    assert WS.unit_facts(sc, org, "Loner")["move"] == '10"'
+    assert rows["B2"]["hold_from_block"] and rows["Loner"]["move"] == '10"'
     assert org.chain("A1") == ["Sec A", "Platoon"]
+
+
+def test_validated_sides_hold_typed_units_and_blocks_with_rule_data_defaults():
+    """After validation a side's Units and Blocks are typed records; omitted keys take their documented defaults."""
+    sc = scenario_from(PLATOON)
+    blue = Army.of(sc.sides[0])
+    hq, loner = blue.units[0], blue.units[5]
+    assert isinstance(hq, Unit) and (hq.troops, hq.leader, hq.mentality, hq.hold) == (3, "Lt A", 8, False)
+    assert (loner.leader, loner.mentality, blue.player) == (None, None, "")
+    sec_b, platoon = blue.blocks[1], blue.blocks[2]
+    assert isinstance(platoon, Block) and (platoon.follows, platoon.level, sec_b.hold) == ("HQ", "", True)
+    assert sc.data["turns"] == WS.rules.turn.default_turns
+
+
+def test_the_block_tree_keeps_broken_links_as_problems_and_stays_walkable():
+    """organise() returns what it could not link as (path, message) pairs instead of needing a checker to report to."""
+    army = Army(units=[Unit(name="A", troops=1, stature=1, move_rate=1), Unit(name="B", troops=1, stature=1, move_rate=1)],
+                blocks=[Block(name="Pair", members=["A", "Bee"])])
+    organisation = organise(["Blue"], [army])
+    assert organisation.problems == [(("sides", 0, "blocks", 0, "members", 1),
+                                      "Block 'Pair' names 'Bee', no Unit or Block of 'Blue'")]
+    assert [row["name"] for row in tree_rows(organisation, 0)] == ["Pair", "A", "B"]
+
+
+def test_forces_tracker_and_unit_cards_carry_the_core_side_view():
+    """Each force, tracker side and Unit card holds the scenario's own SideView, so no template re-zips two lists."""
+    sc = scenario_from(PLATOON)
+    prepared = WS.prepare(sc, 0)
+    views = sc.side_views
+    assert [force["side"] for force in prepared.forces] == views and prepared.forces[1]["side"] is views[1]
+    assert [army["side"] for army in WS.pack(prepared)["tracker"]["sides"]] == views
+    units = [card for card in WS.cards(prepared, "poker") if card["kind"] == "unit"]
+    assert [card["side"].name for card in units] == ["Blue"] * 6 + ["Red"] and units[-1]["side"] is views[1]
 
 
 def test_block_problems_are_all_reported_at_their_members():
@@ -93,9 +138,9 @@ def test_block_problems_are_all_reported_at_their_members():
 def test_one_side_all_on_hold_is_valid_and_only_the_other_can_instigate():
     """The seed's clause: a side whose every Unit holds cannot be Instigator, and the pack says the other side is."""
     sc = load(SCENARIOS / "warspike-hold-the-ford.yaml")
-    forces = WS.forces(sc)
-    assert [f["can_instigate"] for f in forces] == [True, False]
-    assert WS.first_turn(sc, forces).startswith("Only Legio II Augusta can be Instigator")
+    prepared = WS.prepare(sc, 0)
+    assert [f["can_instigate"] for f in prepared.forces] == [True, False]
+    assert WS.pack(prepared)["first_turn"].startswith("Only Legio II Augusta can be Instigator")
 
 
 @pytest.mark.parametrize("first, second, totals, winner", [
@@ -124,7 +169,7 @@ def test_advantage_to_a_side_that_cannot_instigate_passes_to_the_other():
 
 def test_advantage_follows_the_rule_data():
     """The counting comes from rules.yaml: a house rule counting routing Units as zero changes the totals."""
-    house = {**COUNTS, "routing": "none"}
+    house = dataclasses.replace(COUNTS, routing="none")
     moves = (advantage.Movement(forward=1), advantage.Movement(routing=3))
     assert advantage.totals(moves, COUNTS) == (4, 0)
     assert advantage.totals(moves, house) == (1, 0)
@@ -133,20 +178,20 @@ def test_advantage_follows_the_rule_data():
 def test_tracker_has_a_box_per_turn_per_unit_and_tallies_per_side():
     """Fourteen turns print as two tables of seven; every Unit of both sides has a row, every side three tally rows."""
     sc = load(SCENARIOS / "warspike-hold-the-ford.yaml")
-    tracker = WS.tracker(sc, WS.forces(sc))
+    tracker = WS.pack(WS.prepare(sc, 0))["tracker"]
     assert [c["turns"] for c in tracker["chunks"]] == [list(range(1, 8)), list(range(8, 15))]
     assert tracker["columns"] == 7 and all(c["pad"] == 0 for c in tracker["chunks"])
     units = [[r["name"] for r in s["rows"] if r["kind"] == "unit"] for s in tracker["sides"]]
-    assert [sorted(names) for names in units] == [sorted(u["name"] for u in side["units"]) for side in sc.sides]
+    assert [sorted(names) for names in units] == [sorted(u.name for u in Army.of(side).units) for side in sc.sides]
     assert [len(s["tallies"]) for s in tracker["sides"]] == [3, 3]
     assert "Routing or retreating (count for Ordovices war band)" in [t["label"] for t in tracker["sides"][0]["tallies"]]
-    assert [m["mark"] for m in tracker["marks"]] == ["A", "R", "C"]
+    assert [m.mark for m in tracker["marks"]] == ["A", "R", "C"]
 
 
 def test_a_long_game_pads_its_last_tracker_table():
     """Twenty-five turns print as three tables of nine columns, the last padded, so the columns line up page to page."""
     sc = scenario_from(PLATOON + "turns: 25\n")
-    tracker = WS.tracker(sc, WS.forces(sc))
+    tracker = WS.pack(WS.prepare(sc, 0))["tracker"]
     assert [len(c["turns"]) for c in tracker["chunks"]] == [9, 9, 7]
     assert [c["pad"] for c in tracker["chunks"]] == [0, 0, 2]
 

@@ -4,24 +4,41 @@ from __future__ import annotations
 
 from dataclasses import dataclass, fields
 
+from ...models import Model, key
+from ...schema import Choice, Int
+
 KINDS = ("forward", "routing", "retreating", "destroyed", "stood")
+WHOSE = Choice(["own", "opponent", "none"], "whose total it counts towards, one of")
+COUNT = Int(0, 10_000)
 
 
 @dataclass(frozen=True)
-class Movement:
+class Movement(Model):
     """How one side's Units ended the turn: how many moved forward, routed, retreated, died or stood."""
 
-    forward: int = 0
-    routing: int = 0
-    retreating: int = 0
-    destroyed: int = 0
-    stood: int = 0
+    forward: int = key(COUNT, "Units that moved forward.", default=0)
+    routing: int = key(COUNT, "Units broken and routing.", default=0)
+    retreating: int = key(COUNT, "Units falling back.", default=0)
+    destroyed: int = key(COUNT, "Units wiped out.", default=0)
+    stood: int = key(COUNT, "Units that did not move.", default=0)
 
     def __post_init__(self):
-        for f in fields(self):
-            value = getattr(self, f.name)
+        # the rule data's examples are checked by their key specs; this guards Movements built in code
+        for count in fields(self):
+            value = getattr(self, count.name)
             if isinstance(value, bool) or not isinstance(value, int) or value < 0:
-                raise ValueError(f"{f.name} is a count of Units, got {value!r}")
+                raise ValueError(f"{count.name} is a count of Units, got {value!r}")
+
+
+@dataclass(frozen=True)
+class Counts(Model):
+    """Whose total each way a Unit can end the turn counts towards: its own side's, the opponent's, or none."""
+
+    forward: str = key(WHOSE, "A Unit that moved forward.")
+    routing: str = key(WHOSE, "A routing Unit.")
+    retreating: str = key(WHOSE, "A retreating Unit.")
+    destroyed: str = key(WHOSE, "A destroyed Unit.")
+    stood: str = key(WHOSE, "A Unit that did not move.")
 
 
 @dataclass(frozen=True)
@@ -34,20 +51,18 @@ class Settlement:
     reason: str
 
 
-def totals(moves: tuple[Movement, Movement], counts: dict[str, str]) -> tuple[int, int]:
+def totals(moves: tuple[Movement, Movement], counts: Counts) -> tuple[int, int]:
     """Each side's total: its own Units counted `own`, the opponent's counted `opponent`; `none` counts zero.
 
     seed 002: "Units which have been broken and are routing or units that are falling back and
     retreating count towards the opposing player moving forward total"; destroyed Units and
     Units that have not moved count zero.
     """
-    unknown = set(counts.values()) - {"own", "opponent", "none"}
-    if unknown or set(counts) != set(KINDS):
-        raise ValueError(f"advantage counts must give own, opponent or none for each of {', '.join(KINDS)}")
     out = [0, 0]
     for side in (0, 1):
-        for kind, whose in counts.items():
+        for kind in KINDS:
             n = getattr(moves[side], kind)
+            whose = getattr(counts, kind)
             if whose == "own":
                 out[side] += n
             elif whose == "opponent":
@@ -55,7 +70,7 @@ def totals(moves: tuple[Movement, Movement], counts: dict[str, str]) -> tuple[in
     return out[0], out[1]
 
 
-def settle(moves: tuple[Movement, Movement], counts: dict[str, str],
+def settle(moves: tuple[Movement, Movement], counts: Counts,
            can_instigate: tuple[bool, bool] = (True, True)) -> Settlement:
     """Who has the Advantage, and so who is Instigator next turn; a tie goes back to the coin toss."""
     a, b = totals(moves, counts)

@@ -4,20 +4,30 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from ...schema import Checker, suggest
+from ...schema import suggest
+from .scenario import Army, Block, Unit
+
+
+Problem = tuple[tuple, str]  # (path in the scenario, message): checks.py reports them at their spot
 
 
 @dataclass
 class Node:
     """One Unit or Block of a side, with where it was declared and what it belongs to."""
 
-    name: str
-    kind: str  # "unit" or "block"
+    entry: Unit | Block
     side: int
     index: int
-    data: dict
     parent: str | None = None
     children: list[str] = field(default_factory=list)
+
+    @property
+    def name(self) -> str:
+        return self.entry.name
+
+    @property
+    def kind(self) -> str:
+        return "unit" if isinstance(self.entry, Unit) else "block"
 
     @property
     def path(self) -> tuple:
@@ -26,21 +36,21 @@ class Node:
 
 @dataclass
 class Organisation:
-    """Every Unit and Block by name, and each side's tree roots in printed order."""
+    """Every Unit and Block by name, each side's tree roots in printed order, and the broken links found."""
 
     nodes: dict[str, Node]
     roots: list[list[str]]
+    problems: list[Problem]
 
     def units_of(self, side: int) -> list[Node]:
         return [n for n in self.nodes.values() if n.side == side and n.kind == "unit"]
 
     def held(self, name: str) -> tuple[bool, bool]:
         """(on hold, inherited from a Block): a Block's hold order covers every Unit within it."""
-        node = self.nodes[name]
-        if node.data.get("hold"):
+        if self.nodes[name].entry.hold:
             return True, False
         for parent in self.chain(name):
-            if self.nodes[parent].data.get("hold"):
+            if self.nodes[parent].entry.hold:
                 return True, True
         return False, False
 
@@ -69,68 +79,74 @@ class Organisation:
         seen = set()
         while node.kind == "block" and node.name not in seen:
             seen.add(node.name)
-            node = self.nodes[node.data.get("leader") or node.children[0]]
+            node = self.nodes[node.entry.follows]
         return node
 
 
-def organise(sides: list[dict], ck: Checker) -> Organisation:
-    """Index every name, link Blocks to their members, and report every broken link at its spot."""
+def organise(names: list[str], armies: list[Army]) -> Organisation:
+    """Index every name and link Blocks to their members; every broken link is kept as a problem at its spot."""
     nodes: dict[str, Node] = {}
-    for s, side in enumerate(sides):
-        for kind, key in (("unit", "units"), ("block", "blocks")):
-            for i, item in enumerate(side[key]):
-                node = Node(item["name"], kind, s, i, item)
+    problems: list[Problem] = []
+    for s, army in enumerate(armies):
+        for entries in (army.units, army.blocks):
+            for i, entry in enumerate(entries):
+                node = Node(entry, s, i)
                 if node.name in nodes:
                     first = nodes[node.name]
-                    ck.report(node.path + ("name",), f"two Units or Blocks are named {node.name!r} "
-                              f"(the first in {sides[first.side]['name']!r}); each needs its own name")
+                    problems.append((node.path + ("name",), f"two Units or Blocks are named {node.name!r} "
+                                     f"(the first in {names[first.side]!r}); each needs its own name"))
                     continue
                 nodes[node.name] = node
-    for s, side in enumerate(sides):
-        own = [n for n in nodes.values() if n.side == s]
-        for b, block in enumerate(side["blocks"]):
-            me = nodes.get(block["name"])
+    for s, army in enumerate(armies):
+        own = [n.name for n in nodes.values() if n.side == s]
+        for b, block in enumerate(army.blocks):
+            me = nodes.get(block.name)
             if me is None or me.side != s or me.index != b or me.kind != "block":
                 continue  # a duplicate name, already reported
-            seen: set[str] = set()
-            for m, member in enumerate(block["members"]):
-                where = ("sides", s, "blocks", b, "members", m)
-                if member in seen:
-                    ck.report(where, f"Block {me.name!r} names {member!r} twice")
-                    continue
-                seen.add(member)
-                target = nodes.get(member)
-                if target is None:
-                    ck.report(where, f"Block {me.name!r} names {member!r}, no Unit or Block of "
-                              f"{side['name']!r}{suggest(member, [n.name for n in own])}")
-                    continue
-                if target.side != s:
-                    ck.report(where, f"Block {me.name!r} of {side['name']!r} names {member!r}, a "
-                              f"{'Unit' if target.kind == 'unit' else 'Block'} of {sides[target.side]['name']!r}; "
-                              "a Block holds the Units of one side only")
-                    continue
-                if target.parent is not None:
-                    what = "Unit" if target.kind == "unit" else "Block"
-                    ck.report(where, f"{what} {member!r} is already in Block {target.parent!r}; a {what} belongs "
-                              "to one Block (put the whole smaller Block in the larger one instead)")
-                    continue
-                target.parent = me.name
-                me.children.append(member)
-            leader = block.get("leader")
-            if leader is not None and leader not in block["members"]:
-                ck.report(("sides", s, "blocks", b, "leader"), f"Block {me.name!r} follows {leader!r}, which is not "
-                          f"one of its members{suggest(leader, block['members'])}")
-    _report_cycles(nodes, sides, ck)
+            problems.extend(_link(me, nodes, names, own))
+            if block.leader is not None and block.leader not in block.members:
+                problems.append((("sides", s, "blocks", b, "leader"), f"Block {me.name!r} follows {block.leader!r}, "
+                                 f"which is not one of its members{suggest(block.leader, block.members)}"))
+    problems.extend(_break_cycles(nodes))
     roots = []
-    for s in range(len(sides)):
+    for s in range(len(armies)):
         blocks = [n.name for n in nodes.values() if n.side == s and n.kind == "block" and n.parent is None]
         units = [n.name for n in nodes.values() if n.side == s and n.kind == "unit" and n.parent is None]
         roots.append(blocks + units)
-    return Organisation(nodes, roots)
+    return Organisation(nodes, roots, problems)
 
 
-def _report_cycles(nodes: dict[str, Node], sides: list[dict], ck: Checker) -> None:
-    """A Block nested in itself, directly or through other Blocks, is reported once at the member closing the loop."""
+def _link(me: Node, nodes: dict[str, Node], names: list[str], own: list[str]) -> list[Problem]:
+    """Make each member of Block `me` its child; a member named twice, unknown, foreign or taken is a problem."""
+    problems: list[Problem] = []
+    side = names[me.side]
+    seen: set[str] = set()
+    for m, member in enumerate(me.entry.members):
+        where = me.path + ("members", m)
+        if member in seen:
+            problems.append((where, f"Block {me.name!r} names {member!r} twice"))
+            continue
+        seen.add(member)
+        target = nodes.get(member)
+        if target is None:
+            problems.append((where, f"Block {me.name!r} names {member!r}, no Unit or Block of {side!r}{suggest(member, own)}"))
+        elif target.side != me.side:
+            problems.append((where, f"Block {me.name!r} of {side!r} names {member!r}, a "
+                             f"{'Unit' if target.kind == 'unit' else 'Block'} of {names[target.side]!r}; "
+                             "a Block holds the Units of one side only"))
+        elif target.parent is not None:
+            what = "Unit" if target.kind == "unit" else "Block"
+            problems.append((where, f"{what} {member!r} is already in Block {target.parent!r}; a {what} belongs "
+                             "to one Block (put the whole smaller Block in the larger one instead)"))
+        else:
+            target.parent = me.name
+            me.children.append(member)
+    return problems
+
+
+def _break_cycles(nodes: dict[str, Node]) -> list[Problem]:
+    """A Block nested in itself, directly or through other Blocks, is a problem once, at the member closing the loop."""
+    problems: list[Problem] = []
     state: dict[str, int] = {}  # 1 on the current path, 2 done
 
     def visit(name: str, path: list[str]) -> None:
@@ -141,9 +157,8 @@ def _report_cycles(nodes: dict[str, Node], sides: list[dict], ck: Checker) -> No
                 continue
             if state.get(child) == 1:
                 loop = path[path.index(child):] + [name, child] if child in path else [name, child]
-                m = node.data["members"].index(child)
-                ck.report(("sides", node.side, "blocks", node.index, "members", m),
-                          f"Block {child!r} is nested in itself: {' > '.join(loop)}")
+                m = node.entry.members.index(child)
+                problems.append((node.path + ("members", m), f"Block {child!r} is nested in itself: {' > '.join(loop)}"))
                 node.children.remove(child)  # break the loop so the tree can still be walked
             elif state.get(child) is None:
                 visit(child, path + [name])
@@ -152,6 +167,7 @@ def _report_cycles(nodes: dict[str, Node], sides: list[dict], ck: Checker) -> No
     for name, node in nodes.items():
         if node.kind == "block" and state.get(name) is None:
             visit(name, [])
+    return problems
 
 
 def tree_rows(org: Organisation, side: int) -> list[dict]:

@@ -1,0 +1,46 @@
+"""WarSpike's card fronts: a card per Unit, one set of Action and Reaction cards, and the two role markers."""
+
+from __future__ import annotations
+
+from .models import Rules
+
+LONG_NAME = 16  # characters: a longer Unit name prints as two smaller lines in the band instead of one clipped line
+
+
+def unit_card(force: dict, row: dict, options: str) -> dict:
+    """One Unit's card: its side, stats, worked Move, Blocks, leader and orders."""
+    return {
+        "kind": "unit",
+        "side": force["side"],
+        "name": row["name"],
+        "long_name": len(row["name"]) > LONG_NAME,
+        "stats": [
+            {"label": "Troops", "value": str(row["troops"])},
+            {"label": "Stature", "value": row["stature"]},
+            {"label": "Move rate", "value": row["move_rate"]},
+            {"label": "Mentality", "value": row["mentality"] or "\u2013"},
+        ],
+        "move": row["move"],
+        "move_sum": f"{row['stature']} \u00d7 {row['move_rate']}",
+        "leader": row["leader"],
+        "blocks": " \u203a ".join(reversed(row["blocks"])),
+        "hold": row["hold"],
+        "options": options,
+    }
+
+
+def cards(forces: list[dict], rules: Rules) -> list[dict]:
+    """A card per Unit, then one set of Action and Reaction cards and the two role markers (the roles change hands)."""
+    options = " \u00b7 ".join(action.name for action in rules.actions)  # the Reactions have the same names (models.Rules)
+    out = [unit_card(force, row, options) for force in forces for row in force["rows"] if row["kind"] == "unit"]
+    text = rules.cards
+    for role, choices, rule, block_line in (
+        ("action", rules.actions, text.action_rule, rules.blocks.same_option),
+        ("reaction", rules.reactions, text.reaction_rule, rules.blocks.retaliator_block),
+    ):
+        for choice in choices:
+            out.append({"kind": f"option {role}", "role": role.capitalize(), "name": choice.name, "text": choice.text,
+                        "rule": rule, "block": block_line})
+    for role, lines in (("instigator", text.instigator), ("retaliator", text.retaliator)):
+        out.append({"kind": f"marker {role}", "role": role.capitalize(), "lines": lines})
+    return out

@@ -1,0 +1,88 @@
+"""The WarSpike pack's data: cover facts, rosters, the turn tracker and the reference's worked Advantage examples."""
+
+from __future__ import annotations
+
+from fractions import Fraction
+
+from . import advantage
+from .models import Rules
+from .odds import coin_toss
+from .roster import number
+from .scenario import DISTANCE_UNITS
+
+TRACKER_TURNS_PER_TABLE = 12  # turn columns that fit across A4 and Letter beside the Unit names
+
+
+def tracker(turn_count: int, forces: list[dict], rules: Rules) -> dict:
+    """The turn tracker: turns in tables of up to 12, each side's Units in tree order, tally rows for Advantage."""
+    turns = list(range(1, turn_count + 1))
+    # as few tables as fit, sharing the turns evenly (14 turns: 7 and 7), every table as wide as the first
+    tables = -(-len(turns) // TRACKER_TURNS_PER_TABLE)
+    width = -(-len(turns) // tables)
+    chunks = [{"turns": turns[i:i + width], "pad": width - len(turns[i:i + width])} for i in range(0, len(turns), width)]
+    sides = []
+    for s, force in enumerate(forces):
+        other = forces[1 - s]["side"].name
+        sides.append({
+            "side": force["side"],
+            "can_instigate": force["can_instigate"],
+            "rows": force["rows"],
+            "tallies": [
+                {"label": "Units moving forward", "hint": "own"},
+                {"label": f"Routing or retreating (count for {other})", "hint": "opponent"},
+                {"label": f"Total (own forward + routing or retreating of {other})", "hint": "total"},
+            ],
+        })
+    return {"chunks": chunks, "columns": width, "turns": len(turns), "sides": sides, "marks": rules.per_turn.tracker_marks}
+
+
+def examples(names: list[str], rules: Rules) -> list[dict]:
+    """The reference sheet's worked Advantage examples, settled by the same function players' tallies follow."""
+    out = []
+    for example in rules.advantage.examples:
+        result = advantage.settle((example.first, example.second), rules.advantage.counts)
+        out.append({
+            "first": _describe(names[0], example.first),
+            "second": _describe(names[1], example.second),
+            "totals": list(result.totals),
+            "names": names,
+            "outcome": (f"{names[result.advantage]} has the Advantage and is Instigator next turn"
+                        if result.advantage is not None else "a tie: the coin toss settles it, as at the start of a game"),
+        })
+    return out
+
+
+def _describe(name: str, moves: advantage.Movement) -> str:
+    # in the rule data's order of the kinds a Unit can end the turn in
+    parts = [f"{getattr(moves, kind)} {kind}" for kind in advantage.KINDS if getattr(moves, kind)]
+    return f"{name}: " + (", ".join(parts) if parts else "no Unit moved")
+
+
+def first_turn(instigator: str | None, forces: list[dict]) -> str:
+    """Who is Instigator on turn 1: the scenario's named side, the only side able to be, or the coin toss."""
+    if instigator:
+        return f"{instigator} is the Instigator on turn 1, as the Scenario states; Advantage decides every later turn."
+    able = [force["side"].name for force in forces if force["can_instigate"]]
+    if len(able) == 1:
+        return (f"Only {able[0]} can be Instigator (every Unit of the other side is under hold orders): "
+                f"{able[0]} becomes Instigator whenever it commits; the coin toss decides only whether it commits or passes.")
+    return "Flip a coin for turn 1: the winner becomes the Instigator or passes."
+
+
+def pack(prepared, rules: Rules) -> dict:
+    """Plain data for templates/warspike/pack.html, read from what prepare() worked out."""
+    settings = prepared.settings
+    forces = prepared.forces
+    _, words = DISTANCE_UNITS[settings.distance_unit]
+    return {
+        "forces": forces,
+        "tracker": tracker(settings.turns, forces, rules),
+        "first_turn": first_turn(settings.instigator, forces),
+        "turns": settings.turns,
+        "battle_seconds": rules.turn.battle_seconds,
+        "battle_minutes": number(Fraction(settings.turns * rules.turn.battle_seconds, 60)),
+        "distance_words": words,
+        "rules": rules,
+        "examples": examples([side.name for side in prepared.sides], rules),
+        "coin": coin_toss(rules),
+    }

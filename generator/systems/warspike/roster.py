@@ -1,0 +1,92 @@
+"""Each WarSpike army's roster, worked out once per build: its Block tree as rows, each Unit's Move, each Block's totals."""
+
+from __future__ import annotations
+
+from fractions import Fraction
+
+from .organisation import Organisation, tree_rows
+from .scenario import DISTANCE_UNITS, Army
+
+
+def number(value) -> str:
+    """12, 7.5, 2.25: a stat or distance as a player would write it."""
+    value = Fraction(value).limit_denominator(1000)
+    if value.denominator == 1:
+        return str(value.numerator)
+    return f"{float(value):.2f}".rstrip("0").rstrip(".")
+
+
+def unit_facts(organisation: Organisation, name: str, distance_unit: str) -> dict:
+    """One Unit's stats as printed: its Move worked out, its Blocks and its orders."""
+    unit = organisation.nodes[name].entry
+    mark, _ = DISTANCE_UNITS[distance_unit]
+    move = Fraction(str(unit.stature)) * Fraction(str(unit.move_rate))
+    held, inherited = organisation.held(name)
+    return {
+        "kind": "unit",
+        "name": name,
+        "troops": unit.troops,
+        "stature": number(unit.stature),
+        "move_rate": number(unit.move_rate),
+        "move": number(move) + mark,
+        "move_value": move,
+        "leader": unit.leader or "",
+        "mentality": "" if unit.mentality is None else str(unit.mentality),
+        "hold": held,
+        "hold_from_block": inherited,
+        "blocks": organisation.chain(name),
+    }
+
+
+def block_facts(organisation: Organisation, name: str, units: dict[str, dict]) -> dict:
+    """A Block's totals, the member it follows, and the Move of its slowest Unit (see the rule data's block_move note).
+
+    `units` holds every Unit's facts by name, worked out once.
+    """
+    block = organisation.nodes[name].entry
+    within = [units[u.name] for u in organisation.units_within(name)]
+    lead = units[organisation.leading_unit(name).name]
+    slowest = min(within, key=lambda facts: facts["move_value"])
+    held, inherited = organisation.held(name)
+    return {
+        "kind": "block",
+        "name": name,
+        "level": block.level,
+        "follows": block.follows,
+        "leader": lead["leader"],
+        "mentality": lead["mentality"],
+        "units": len(within),
+        "troops": sum(facts["troops"] for facts in within),
+        "move": slowest["move"],
+        "slowest": slowest["name"],
+        "hold": held,
+        "hold_from_block": inherited,
+        "blocks": organisation.chain(name),
+    }
+
+
+def forces(organisation: Organisation, sides: list, armies: list[Army], distance_unit: str) -> list[dict]:
+    """Each side's roster: its SideView, its Block tree as rows, its totals, whether it can be Instigator."""
+    units = {node.name: unit_facts(organisation, node.name, distance_unit)
+             for node in organisation.nodes.values() if node.kind == "unit"}
+    out = []
+    for side, army in zip(sides, armies):
+        rows = []
+        for row in tree_rows(organisation, side.index):
+            node = organisation.nodes[row["name"]]
+            facts = units[node.name] if node.kind == "unit" else block_facts(organisation, node.name, units)
+            rows.append({key: value for key, value in facts.items() if key != "move_value"} | row)
+        depth = max(r["depth"] for r in rows)
+        unit_rows = [r for r in rows if r["kind"] == "unit"]
+        out.append({
+            "side": side,
+            "player": army.player,
+            "rows": [{**r, "span": depth - r["depth"] + 1} for r in rows],
+            "levels": depth,
+            "units": len(unit_rows),
+            "blocks": len(rows) - len(unit_rows),
+            "troops": sum(r["troops"] for r in unit_rows),
+            "holding": sum(1 for r in unit_rows if r["hold"]),
+            "can_instigate": organisation.can_instigate(side.index),
+        })
+    return out

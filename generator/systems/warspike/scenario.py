@@ -1,0 +1,113 @@
+"""The keys a WarSpike scenario adds, as typed models: game length and Instigator, each side's Units and Blocks."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field, replace
+
+from ...models import Model, Typed, key
+from ...scenario import NAME_PATTERN
+from ...schema import Bool, Choice, Int, Key, ListOf, Num, Record, Str
+from .models import Rules
+
+# the mark printed after a Move and the unit in words (seed 002 gives no unit: see the rule data's move_distance)
+DISTANCE_UNITS = {"inch": ('"', "inches"), "cm": (" cm", "centimetres")}
+NAME_WORDS = "a name (no control characters, < > { } or \\)"
+
+
+@dataclass
+class Narrowed(Typed):
+    """A model checked with some keys' limits, defaults or wording taken from the rule data, so a house rule changes them."""
+
+    changes: dict = field(default_factory=dict)  # key name -> the Key fields the rule data sets (spec, default, doc)
+
+    def keys(self) -> list[Key]:
+        return [replace(k, **self.changes.get(k.name, {})) for k in self.model.keys()]
+
+    def record(self) -> Record:
+        return Record(self.keys())
+
+
+@dataclass(frozen=True)
+class Unit(Model):
+    """One Unit of an army: its stats, its leader and its orders."""
+
+    name: str = key(Str(40, NAME_PATTERN, NAME_WORDS), "The Unit's name; Blocks name their members by it, so it is unique in the scenario.")
+    troops: int = key(Int(1), "How many troops (figures) the Unit has.")
+    stature: float = key(Num(0.1), "The Unit's Stature stat.")
+    move_rate: float = key(Num(0.1), "The Unit's move rate; a Move goes up to Stature x move rate.")
+    leader: str | None = key(Str(60, NAME_PATTERN, "a name"), "Who leads the Unit, where the Scenario gives one.", default=None)
+    mentality: int | None = key(Int(0), "The leader's Mentality stat, where given.", default=None)
+    hold: bool = key(Bool(), "Under hold orders: the Unit holds its ground and only reacts.", default=False)
+
+
+@dataclass(frozen=True, kw_only=True)  # keys in the order authors write them, required or not
+class Block(Model):
+    """Units and smaller Blocks of one side that follow a leader and act as one."""
+
+    name: str = key(Str(40, NAME_PATTERN, NAME_WORDS), "The Block's name (a section, a platoon...); a larger Block names it as a member.")
+    level: str = key(Str(30, NAME_PATTERN, "a word such as Section or Platoon"), "What the Block is in military terms: "
+                     "Section, Platoon, Centuria...", default="")
+    members: list = key(ListOf(Str(40, NAME_PATTERN, "a Unit's or Block's name"), min=2, max=40), "The Units and smaller Blocks "
+                        "of this side that follow the leader as one.")
+    leader: str | None = key(Str(40, NAME_PATTERN, "a member's name"), "The member the others follow; the first member when omitted.",
+                             default=None)
+    hold: bool = key(Bool(), "Hold orders for every Unit in the Block.", default=False)
+
+    @property
+    def follows(self) -> str:
+        """The member the Block follows: its leader, or its first member."""
+        return self.leader or self.members[0]
+
+
+@dataclass(frozen=True, kw_only=True)  # keys in the order authors write them, required or not
+class Army(Model):
+    """The keys WarSpike adds to each side: who commands it, its Units and its standing organisation."""
+
+    player: str = key(Str(40, NAME_PATTERN, "a name"), "The Player commanding this army.", default="")
+    units: list = key(ListOf(Typed(Unit), min=1, max=120), "The army's Units (fireteams, sections, Contubernia...).")
+    blocks: list = key(ListOf(Typed(Block), max=60), "The standing organisation: Units into Blocks and Blocks into larger Blocks.",
+                       default=[])
+
+    @classmethod
+    def of(cls, side: dict) -> "Army":
+        """The WarSpike keys of one validated side (its name and colour are the core's SideView)."""
+        return cls.from_clean(side)
+
+
+@dataclass(frozen=True)
+class Settings(Model):
+    """The keys WarSpike adds to a scenario."""
+
+    turns: int = key(Int(1), "How many turns the game lasts; the tracker prints a box per turn to strike off.",
+                     default=None)  # the rule data's turn.default_turns, set by scenario_keys
+    instigator: str | None = key(Str(60, NAME_PATTERN, "a side's name"), "The side that is Instigator on turn 1 without a coin "
+                                 "toss (the augmented rules' scenario Instigator); later turns go by Advantage.", default=None)
+    distance_unit: str = key(Choice(list(DISTANCE_UNITS), "a unit of length, one of"), "The unit Move distances "
+                             "(Stature x move rate) print in.", default="inch")
+
+    @classmethod
+    def of(cls, scenario) -> "Settings":
+        return cls.from_clean(scenario.data)
+
+
+def scenario_keys(rules: Rules) -> list[Key]:
+    """The scenario keys, with the number of turns bounded and defaulted by the rule data."""
+    turn = rules.turn
+    return Narrowed(Settings, {"turns": {
+        "spec": Int(1, turn.turns_max),
+        "default": turn.default_turns,
+        "doc": f"How many turns the game lasts (about {turn.battle_seconds} seconds of battle each); "
+               "the tracker prints a box per turn to strike off.",
+    }}).keys()
+
+
+def side_keys(rules: Rules) -> list[Key]:
+    """Each side's keys, with a Unit's stats bounded by the rule data."""
+    limits = rules.unit
+    unit = Narrowed(Unit, {
+        "troops": {"spec": Int(1, limits.troops_max)},
+        "stature": {"spec": Num(0.1, limits.stature_max)},
+        "move_rate": {"spec": Num(0.1, limits.move_rate_max)},
+        "mentality": {"spec": Int(0, limits.mentality_max)},
+    })
+    return Narrowed(Army, {"units": {"spec": ListOf(unit, min=1, max=120)}}).keys()

@@ -1,0 +1,97 @@
+"""The parts of WarSpike's rule data printed as they stand: notes, rule texts, the turn's flow, card lines, the glossary."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from ...models import Model, Typed, key, note_key
+from ...schema import Bool, ListOf, Str
+
+TEXT = Str(2000)
+
+
+@dataclass(frozen=True)
+class Note(Model):
+    """A reading chosen or a gap filled, under a title the reference sheet prints."""
+
+    name: str = key(Str(80), "The rule the note is about, as the reference sheet titles it.")
+    note: str = note_key()
+
+
+@dataclass(frozen=True)
+class MoveDistance(Model):
+    """How far a Move goes, and in what unit."""
+
+    name: str = key(Str(80), "The rule's title.")
+    unit: str = key(Str(10), "The mark printed after a distance in the default unit.")
+    unit_words: str = key(Str(40), "The default unit in words.")
+    note: str = note_key()
+
+
+@dataclass(frozen=True)
+class Resolution(Model):
+    """The Paired-Resolution of an Action and its Reaction."""
+
+    rule: str = key(TEXT, "The rule as printed.")
+    bridge_example: str = key(TEXT, "The seed's bridge example, printed after the rule.")
+    naming: Note = key(Typed(Note), "Which of the seed's names is printed.")
+    order: Note = key(Typed(Note), "The order Paired-Resolutions are resolved in.")
+
+
+@dataclass(frozen=True)
+class Rule(Model):
+    """A rule printed as it stands."""
+
+    rule: str = key(TEXT, "The rule as printed.")
+
+
+@dataclass(frozen=True)
+class Hold(Model):
+    """Hold orders, and the side that cannot be Instigator because of them."""
+
+    name: str = key(Str(80), "The rule's title.")
+    rule: str = key(TEXT, "The rule as printed.")
+    note: str = note_key()
+
+
+@dataclass(frozen=True)
+class Blocks(Model):
+    """Units moving and acting as one."""
+
+    rule: str = key(TEXT, "The rule as printed.")
+    same_option: str = key(TEXT, "Every Unit of a Block takes the same option; printed on the Action cards.")
+    retaliator_block: str = key(TEXT, "The Retaliator's Block in response; printed on the Reaction cards.")
+    fixed: str = key(TEXT, "The Instigator's Block is fixed once chosen.")
+    excluded: str = key(TEXT, "What a Unit left out of a Block may not do.")
+    standing: Note = key(Typed(Note), "How a scenario's standing organisation is read.")
+    adjacency: Note = key(Typed(Note), "Why adjacency is not checked.")
+    leader: Note = key(Typed(Note), "Whose leader and Mentality a Block prints.")
+    manoeuvres: Note = key(Typed(Note), "Why every Block takes one option.")
+
+
+@dataclass(frozen=True)
+class Step(Model):
+    """One box of the turn-sequence flow."""
+
+    step: str = key(Str(40), "The step's heading.")
+    text: str = key(TEXT, "What happens in it.")
+    when: str = key(Str(80), "When the step happens, if not every turn.", default="")
+    loop: bool = key(Bool(), "true: the flow returns to step 1 from here.", default=False)
+
+
+@dataclass(frozen=True)
+class CardText(Model):
+    """The rule lines printed on the option cards and the role markers."""
+
+    action_rule: str = key(Str(200), "Printed on every Action card.")
+    reaction_rule: str = key(Str(200), "Printed on every Reaction card.")
+    instigator: list = key(ListOf(Str(200), min=1, max=6), "The lines of the Instigator marker.")
+    retaliator: list = key(ListOf(Str(200), min=1, max=6), "The lines of the Retaliator marker.")
+
+
+@dataclass(frozen=True)
+class Term(Model):
+    """One game term of the glossary."""
+
+    term: str = key(Str(40), "The term, capitalised as the seed does.")
+    text: str = key(TEXT, "What it means.")
