@@ -290,6 +290,15 @@ class Key:
     default: Any = None
 
 
+def nullable(schema: dict) -> dict:
+    """The same JSON Schema, also allowing null: the type gains "null", an enum gains None."""
+    if isinstance(schema.get("type"), str):
+        return {**schema, "type": [schema["type"], "null"]}
+    if "enum" in schema:
+        return {**schema, "enum": [*schema["enum"], None]}
+    return {"anyOf": [schema, {"type": "null"}]}
+
+
 @dataclass
 class Record(Spec):
     """A mapping with declared keys; unknown keys are problems with a close-match suggestion."""
@@ -332,9 +341,8 @@ class Record(Spec):
     def json_schema(self):
         def value(k: Key) -> dict:
             # an optional key written with no value (`seed:`) is read as absent, so the schema allows null there
-            if k.required:
-                return {**k.spec.json_schema(), "description": k.doc}
-            return {"anyOf": [k.spec.json_schema(), {"type": "null"}], "description": k.doc}
+            schema = {**k.spec.json_schema(), "description": k.doc}
+            return schema if k.required else nullable(schema)
 
         return {
             "type": "object",
