@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
 from fractions import Fraction
 from pathlib import Path
 
@@ -170,7 +171,7 @@ def test_same_input_and_seed_give_the_same_bytes(built, tmp_path, muster):
 
 def test_a_house_rule_changes_the_odds_range():
     """Adding a sixth troop quality widens the fire table on both ends' quality steps."""
-    house = {**RULES, "qualities": RULES["qualities"] + ["Legend"]}
+    house = replace(RULES, qualities=RULES.qualities + ["Legend"])
     assert list(odds.fire_range(house)) == list(range(-13, 7))
 
 
