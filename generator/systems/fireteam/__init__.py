@@ -23,11 +23,10 @@ from .scenario import ScenarioModels
 
 @dataclass
 class FireteamPrepared(Prepared):
-    """A Fireteam build worked out once: the typed scenario keys and sides, the deck before shuffling, the map."""
+    """A Fireteam build worked out once: the typed scenario keys and sides, and the map (the deck is Prepared.deck)."""
 
     battle: object = None  # the scenario's Fireteam keys (ScenarioModels.battle)
     forces: list = field(default_factory=list)  # each side's teams and vehicles (ScenarioModels.side), in order
-    cards: list[dict] = field(default_factory=list)
     map: str = ""
 
 
@@ -60,7 +59,7 @@ class FireteamTomorrow(System):
         cards = deck_cards(self.rules, units(forces), sides)
         runs = shuffle(cards, seed, passes or battle.passes)
         deck = {"system": self.id, "scenario": scenario.title, "seed": seed, "cards": cards, "passes": runs}
-        return FireteamPrepared(scenario, seed, deck, battle, forces, cards, draw(self.rules, battle, forces, sides))
+        return FireteamPrepared(scenario, seed, deck, battle, forces, draw(self.rules, battle, forces, sides))
 
     def deck_text(self, deck: dict) -> str:
         return listing(deck)
@@ -69,7 +68,7 @@ class FireteamTomorrow(System):
         return pack_data(self.rules, prepared, self.odds())
 
     def cards(self, prepared: FireteamPrepared, card_size: str) -> list[dict]:
-        return fronts(prepared.cards, prepared.sides)
+        return fronts(prepared.deck["cards"], prepared.sides)
 
 
 SYSTEM = FireteamTomorrow()

@@ -10,7 +10,8 @@ from .roster import figures
 def pack_data(rules: Rules, prepared, tables: list) -> dict:
     """Plain data for templates/fireteam-tomorrow/pack.html, read from what prepare() worked out."""
     battle, deck = prepared.battle, prepared.deck
-    forces = [_force(rules, view, side, prepared) for view, side in zip(prepared.sides, prepared.forces)]
+    weapons = {weapon.name: weapon for weapon in rules.weapons}
+    forces = [_force(rules, weapons, view, side, prepared) for view, side in zip(prepared.sides, prepared.forces)]
     by_id = {card["id"]: card for card in deck["cards"]}
     return {
         "table": battle.table,
@@ -25,10 +26,9 @@ def pack_data(rules: Rules, prepared, tables: list) -> dict:
     }
 
 
-def _force(rules: Rules, view, side, prepared) -> dict:
+def _force(rules: Rules, weapons: dict, view, side, prepared) -> dict:
     """One side's roster: its view (name, colour, shape, badge, briefing), teams, vehicles and withdrawal point."""
     armour = {level.name: level.level for level in rules.armour}
-    weapons = {weapon.name: weapon for weapon in rules.weapons}
     teams = [{
         "name": team.name,
         "player": team.player or "",
