@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
 from fractions import Fraction
 from pathlib import Path
 
@@ -170,7 +171,7 @@ def test_same_input_and_seed_give_the_same_bytes(built, tmp_path, muster):
 
 def test_a_house_rule_changes_the_odds_range():
     """Adding a sixth troop quality widens the fire table on both ends' quality steps."""
-    house = {**RULES, "qualities": RULES["qualities"] + ["Legend"]}
+    house = replace(RULES, qualities=RULES.qualities + ["Legend"])
     assert list(odds.fire_range(house)) == list(range(-13, 7))
 
 
@@ -198,3 +199,12 @@ def test_deck_text_lists_each_pass(muster):
     """The deck without --json prints each pass, numbered, naming side, team and card."""
     out = muster("deck", "scenarios/bridge.yaml", "--passes", "2").out
     assert "Pass 1:" in out and "Pass 2:" in out and "Federal Rangers: Ranger Alpha" in out
+
+
+def test_the_documented_example_validates_clean(muster, tmp_path):
+    """The full example in docs/fireteam-tomorrow.md is a valid scenario with no warnings."""
+    doc = (Path(__file__).parent.parent / "docs" / "fireteam-tomorrow.md").read_text(encoding="utf-8")
+    path = tmp_path / "doc-example.yaml"
+    path.write_text(doc.split("```yaml\n", 1)[1].split("```", 1)[0], encoding="utf-8")
+    result = muster("validate", path)
+    assert (result.code, result.err) == (0, "")

@@ -7,6 +7,7 @@ from html import escape
 from markupsafe import Markup
 
 from ...svg import points, shape_path, side_pattern
+from .models import Rules
 
 TERRAIN_STYLE = {
     "open": ("#f4f1e6", None),
@@ -25,6 +26,9 @@ TERRAIN_STYLE = {
     "fortification": ("#7d6a55", "crosshatch"),
     "marsh": ("#c7dcc3", "waves"),
 }
+# drawing order: water and hills first, roads over them, bridges on top; every other kind between
+LAYER = {"river": 0, "road": 1, "hill": 0, "bridge": 3}
+UNLABELLED = ("river", "road")  # drawn without their kind's name when the scenario names none
 
 def _pattern_defs(prefix: str = "") -> str:
     """SVG <pattern>s in user units of one inch or one square; each readable in black and white."""
@@ -46,6 +50,7 @@ def _pattern_defs(prefix: str = "") -> str:
   <path d="M0 0 L1.5 1.5 M1.5 0 L0 1.5" stroke="#3d3326" stroke-width="0.12"/></pattern>
 """
 
+
 class TableMap:
     """A top-down map of a table measured in inches (or any unit), drawn as one SVG."""
 
@@ -59,14 +64,9 @@ class TableMap:
         self.layers: list[str] = []
         self.defs: list[str] = [_pattern_defs()]
 
-    def _style(self, kind: str) -> tuple[str, str]:
-        fill, pattern = TERRAIN_STYLE.get(kind, ("#dddddd", None))
-        return fill, pattern
-
     def terrain(self, kind: str, shape: str, coords, width: float = 2.0, label: str = "") -> None:
-        fill, pattern = self._style(kind)
+        fill, pattern = TERRAIN_STYLE.get(kind, ("#dddddd", None))
         stroke = "#4a4034"
-        sw = 0.12
         if shape == "line":
             # linear terrain (roads, rivers, walls) drawn as a band of the given width
             d = "M" + " L".join(f"{x:g} {y:g}" for x, y in coords)
@@ -79,18 +79,18 @@ class TableMap:
         else:
             if shape == "rect":
                 x, y, w, h = coords
-                geom = f'<rect x="{x:g}" y="{y:g}" width="{w:g}" height="{h:g}" rx="0.3"'
+                outline = f'<rect x="{x:g}" y="{y:g}" width="{w:g}" height="{h:g}" rx="0.3"'
                 anchor = (x + w / 2, y + h / 2)
             elif shape == "circle":
                 x, y, r = coords
-                geom = f'<circle cx="{x:g}" cy="{y:g}" r="{r:g}"'
+                outline = f'<circle cx="{x:g}" cy="{y:g}" r="{r:g}"'
                 anchor = (x, y)
             else:
-                geom = f'<polygon points="{points(coords)}"'
+                outline = f'<polygon points="{points(coords)}"'
                 anchor = (sum(p[0] for p in coords) / len(coords), sum(p[1] for p in coords) / len(coords))
-            self.layers.append(f'{geom} fill="{fill}" stroke="{stroke}" stroke-width="{sw}"/>')
+            self.layers.append(f'{outline} fill="{fill}" stroke="{stroke}" stroke-width="0.12"/>')
             if pattern:
-                self.layers.append(f'{geom} fill="url(#{pattern})" stroke="none"/>')
+                self.layers.append(f'{outline} fill="url(#{pattern})" stroke="none"/>')
         if label:
             self.label(anchor[0], anchor[1], label)
 
@@ -145,3 +145,22 @@ class TableMap:
             f'<rect x="0" y="0" width="{W:g}" height="{D:g}" fill="#f7f5ee" stroke="#000" stroke-width="0.25"/>'
             f"{body}{''.join(ticks)}</svg>"
         )
+
+
+def draw(rules: Rules, battle, forces: list, sides: list) -> Markup:
+    """The scenario's table: terrain labelled with its cover, each side's deployment zone, the objectives."""
+    table = battle.table
+    default_cover = {kind.name: kind.cover for kind in rules.terrain}
+    drawing = TableMap(table.width, table.depth, tick=6 if max(table.width, table.depth) <= 96 else 12)
+    for feature in sorted(battle.terrain, key=lambda f: LAYER.get(f.kind, 2)):
+        cover = feature.cover or default_cover[feature.kind]
+        label = feature.name or ("" if feature.kind in UNLABELLED else feature.kind.capitalize())
+        if cover != "none" and label:
+            label = f"{label} ({cover})"
+        drawing.terrain(feature.kind, feature.shape, getattr(feature, feature.shape), feature.width or 2, label)
+    for view, side in zip(sides, forces):
+        if side.deployment:
+            drawing.zone(side.deployment, view.colour, view.pattern, view.shape, view.name, view.index)
+    for objective in battle.objectives:
+        drawing.objective(objective.at[0], objective.at[1], objective.name)
+    return drawing.svg()

@@ -7,6 +7,7 @@ from functools import lru_cache
 
 from ...dice import Dist, nd
 from ...tables import Column, Table
+from .models import Rules
 
 
 @lru_cache(maxsize=None)
@@ -14,14 +15,14 @@ def _twod6() -> Dist:
     return nd(2)
 
 
-def fire_hit(net: int, rules: dict) -> Fraction:
+def fire_hit(net: int, rules: Rules) -> Fraction:
     """P(HIT) when the firer's modifiers minus the target's come to `net`.
 
     The firer's 2D6 + net must beat the target's 2D6; seed 001: a natural 12 against a natural 2
     always HITs, no matter the modifiers.
     """
-    always = rules["fire"]["always_hits"]
-    return _fire_hit(net, always["attacker_natural"], always["defender_natural"])
+    always = rules.fire.always_hits
+    return _fire_hit(net, always.attacker_natural, always.defender_natural)
 
 
 @lru_cache(maxsize=None)
@@ -35,68 +36,68 @@ def _fire_hit(net: int, attacker_natural: int, defender_natural: int) -> Fractio
     return total
 
 
-def _times(modifier: dict, rules: dict) -> int:
+def _times(modifier, rules: Rules) -> int:
     """How often a modifier can apply: a number, or as far as the quality ladder or cover table reaches."""
-    times = modifier["times"]
+    times = modifier.times
     if times == "qualities":
-        return len(rules["qualities"]) - 1
+        return len(rules.qualities) - 1
     if times == "cover":
-        return max(c["defence"] for c in rules["cover"])
+        return max(c.defence for c in rules.cover)
     return times
 
 
-def fire_range(rules: dict) -> range:
+def fire_range(rules: Rules) -> range:
     """Every net modifier the modifiers allow: from the target's largest total to the firer's."""
-    attacker = sum(m["value"] * _times(m, rules) for m in rules["fire"]["attacker"])
-    defender = sum(m["value"] * _times(m, rules) for m in rules["fire"]["defender"])
+    attacker = sum(m.value * _times(m, rules) for m in rules.fire.attacker)
+    defender = sum(m.value * _times(m, rules) for m in rules.fire.defender)
     return range(-defender, attacker + 1)
 
 
-def recover(modifier: int, rules: dict) -> Fraction:
-    return (_twod6() + modifier).at_least(rules["recovery"]["target"])
+def recover(modifier: int, rules: Rules) -> Fraction:
+    return (_twod6() + modifier).at_least(rules.recovery.target)
 
 
-def recovery_range(rules: dict) -> range:
-    rec = rules["recovery"]
-    one = max(m["value"] for m in rec["one_of"])
-    armour = max((m["value"] for m in rec["all_of"] if "armour" in m), default=0)
-    quality = max((m["value"] for m in rec["all_of"] if "qualities" in m), default=0)
+def recovery_range(rules: Rules) -> range:
+    recovery = rules.recovery
+    one = max(m.value for m in recovery.one_of)
+    armour = max((m.value for m in recovery.all_of if m.armour), default=0)
+    quality = max((m.value for m in recovery.all_of if m.qualities), default=0)
     return range(0, one + armour + quality + 1)
 
 
-def recovery_modifier(rules: dict, armour: str, quality: str, one_of: bool) -> int:
+def recovery_modifier(rules: Rules, armour: str, quality: str, one_of: bool) -> int:
     """The modifiers a figure always carries (armour, quality), plus one proximity bonus if claimed."""
-    rec = rules["recovery"]
-    total = max(m["value"] for m in rec["one_of"]) if one_of else 0
-    for m in rec["all_of"]:
-        if armour in m.get("armour", []) or quality in m.get("qualities", []):
-            total += m["value"]
+    recovery = rules.recovery
+    total = max(m.value for m in recovery.one_of) if one_of else 0
+    for m in recovery.all_of:
+        if armour in m.armour or quality in m.qualities:
+            total += m.value
     return total
 
 
-def hth_bonus_range(rules: dict) -> int:
+def hth_bonus_range(rules: Rules) -> int:
     """The largest HTH bonus a figure can have: top armour level plus the weapon bonus."""
-    return max(a["level"] for a in rules["armour"]) + rules["hth"]["weapon_bonus"]
+    return max(a.level for a in rules.armour) + rules.hth.weapon_bonus
 
 
-def hth_bands(difference: int, rules: dict) -> dict[str, Fraction]:
+def hth_bands(difference: int, rules: Rules) -> dict[str, Fraction]:
     """Each result band's chance when my HTH modifiers exceed the enemy's by `difference`.
 
     The margin is (my 2D6 + mine) - (their 2D6 + theirs); bands are the winner's margin.
     """
     margin = _twod6().combine(_twod6(), lambda a, b: a - b) + difference
     out = {}
-    for band in rules["hth"]["bands"]:
-        low, high = band["min"], band.get("max", 10**6)
+    for band in rules.hth.bands:
+        low, high = band.min, 10**6 if band.max is None else band.max
         if low == 0:
-            out[band["id"]] = margin.prob(lambda m: m == 0)
+            out[band.id] = margin.prob(lambda m: m == 0)
             continue
-        out["win_" + band["id"]] = margin.prob(lambda m: low <= m <= high)
-        out["lose_" + band["id"]] = margin.prob(lambda m: low <= -m <= high)
+        out["win_" + band.id] = margin.prob(lambda m: low <= m <= high)
+        out["lose_" + band.id] = margin.prob(lambda m: low <= -m <= high)
     return out
 
 
-def fire_table(rules: dict) -> Table:
+def fire_table(rules: Rules) -> Table:
     rows = [{"net_modifier": net, "hit": fire_hit(net, rules)} for net in fire_range(rules)]
     return Table(
         "fire",
@@ -107,59 +108,59 @@ def fire_table(rules: dict) -> Table:
     )
 
 
-def recovery_table(rules: dict) -> Table:
+def recovery_table(rules: Rules) -> Table:
     rows = [{"modifier": m, "recover": recover(m, rules)} for m in recovery_range(rules)]
     return Table(
         "recovery",
-        f"Recovery: 2D6 + modifiers, {rules['recovery']['target']} or more",
+        f"Recovery: 2D6 + modifiers, {rules.recovery.target} or more",
         [Column("modifier", "Modifier", "signed"), Column("recover", "Recovers")],
         rows,
         note="Otherwise the figure is removed from play.",
     )
 
 
-def hth_table(rules: dict) -> Table:
+def hth_table(rules: Rules) -> Table:
     top = hth_bonus_range(rules)
-    bands = rules["hth"]["bands"]
-    win = [b for b in bands if b["min"] > 0]
-    draw = [b for b in bands if b["min"] == 0]
+    bands = rules.hth.bands
+    win = [b for b in bands if b.min > 0]
+    draw = [b for b in bands if b.min == 0]
     columns = [Column("difference", "My bonus − theirs", "signed")]
-    columns += [Column("win_" + b["id"], "Win: " + b["result"].split(":")[0]) for b in win]
-    columns += [Column(b["id"], "Tie") for b in draw]
-    columns += [Column("lose_" + b["id"], "Lose: " + b["result"].split(":")[0]) for b in reversed(win)]
+    columns += [Column("win_" + b.id, "Win: " + b.result.split(":")[0]) for b in win]
+    columns += [Column(b.id, "Tie") for b in draw]
+    columns += [Column("lose_" + b.id, "Lose: " + b.result.split(":")[0]) for b in reversed(win)]
     rows = [{"difference": d, **hth_bands(d, rules)} for d in range(-top, top + 1)]
     return Table("hth", "Hand-to-hand: results by difference of bonuses", columns, rows,
                  note="Bonus = armour level + 2 for a pistol, rifle or HTH weapon. A HIT figure loses at once.")
 
 
-def movement_table(rules: dict) -> Table:
-    mv = rules["movement"]
-    infantry, vehicle = nd(mv["dice"]), nd(mv["vehicle_dice"])
-    top = 6 * mv["vehicle_dice"]
+def movement_table(rules: Rules) -> Table:
+    movement = rules.movement
+    infantry, vehicle = nd(movement.dice), nd(movement.vehicle_dice)
+    top = 6 * movement.vehicle_dice
     rows = [{"inches": d, "figure": infantry.at_least(d), "vehicle": vehicle.at_least(d)} for d in range(2, top + 1)]
-    beats = infantry.prob(lambda x: x > mv["fixed"])
+    beats = infantry.prob(lambda x: x > movement.fixed)
     return Table(
         "movement",
         "Movement: chance to move at least this far",
-        [Column("inches", "Inches", "int"), Column("figure", f"Figure {mv['dice']}D6"), Column("vehicle", f"Vehicle {mv['vehicle_dice']}D6")],
+        [Column("inches", "Inches", "int"), Column("figure", f"Figure {movement.dice}D6"), Column("vehicle", f"Vehicle {movement.vehicle_dice}D6")],
         rows,
-        note=f"A figure may take {mv['fixed']}\" without rolling; a roll beats it {beats.numerator}/{beats.denominator} of the time "
+        note=f"A figure may take {movement.fixed}\" without rolling; a roll beats it {beats.numerator}/{beats.denominator} of the time "
              f"(average {float(infantry.mean()):g}\").",
         meta={"beats_fixed": f"{beats.numerator}/{beats.denominator}"},
     )
 
 
-def jump_table(rules: dict) -> Table:
-    jump = rules["movement"]["jump"]
-    mishap = _twod6().prob(lambda x: x == jump["mishap_natural"])
+def jump_table(rules: Rules) -> Table:
+    jump = rules.movement.jump
+    mishap = _twod6().prob(lambda x: x == jump.mishap_natural)
     return Table(
         "jump",
         "Jump packs: mishap after a jump",
         [Column("max_inches", "Jump up to", "int"), Column("mishap", "HIT on landing")],
-        [{"max_inches": jump["max"], "mishap": mishap}],
-        note=f"Roll 2D6 after the jump; a {jump['mishap_natural']} is a HIT.",
+        [{"max_inches": jump.max, "mishap": mishap}],
+        note=f"Roll 2D6 after the jump; a {jump.mishap_natural} is a HIT.",
     )
 
 
-def all_tables(rules: dict) -> list[Table]:
+def all_tables(rules: Rules) -> list[Table]:
     return [fire_table(rules), recovery_table(rules), hth_table(rules), movement_table(rules), jump_table(rules)]

@@ -1,0 +1,41 @@
+"""The forces figure by figure: each team's figures with defaults filled in, and each unit's short code for its cards."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, replace
+
+from .models import Rules
+
+
+def figures(team, rules: Rules) -> list:
+    """A team's figures one by one (a line with a count becomes that many), with medics' default pistols filled in."""
+    roles = {role.name: role for role in rules.roles}
+    out = []
+    for figure in team.figures:
+        weapon = figure.weapon or roles[figure.role].default_weapon or None
+        out += [replace(figure, weapon=weapon, quality=figure.quality or team.quality, count=1)] * figure.count
+    return out
+
+
+@dataclass(frozen=True)
+class Unit:
+    """A team or a vehicle with the code its cards carry: S1T2 is side 1's second team, S2V1 side 2's first vehicle."""
+
+    code: str
+    side: int
+    name: str
+    vehicle: bool
+    record: object  # the scenario's Team or Vehicle
+
+    @property
+    def jump_packs(self) -> bool:
+        return not self.vehicle and self.record.jump_packs
+
+
+def units(forces: list) -> list[Unit]:
+    """Every team and vehicle of every side, in the scenario's order."""
+    out = []
+    for s, side in enumerate(forces):
+        out += [Unit(f"S{s + 1}T{t + 1}", s, team.name, False, team) for t, team in enumerate(side.teams)]
+        out += [Unit(f"S{s + 1}V{v + 1}", s, vehicle.name, True, vehicle) for v, vehicle in enumerate(side.vehicles)]
+    return out

@@ -1,0 +1,95 @@
+"""Fireteam Tomorrow's rule data is checked like a scenario: a broken rules.yaml is named at its line and column, exit 1."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from generator import systems
+from generator.scenario import SideView
+from generator.systems.fireteam import SYSTEM, FireteamTomorrow
+
+RULES_YAML = Path(SYSTEM.folder) / "rules.yaml"
+
+
+@pytest.fixture
+def house_rules(tmp_path, monkeypatch):
+    """edit(old, new) writes rules.yaml with one text replaced into tmp_path and makes a fresh system read it.
+
+    Returns the copy's path and the (line, column) where `new` starts, both 1-based.
+    """
+
+    def edit(old: str, new: str) -> tuple[Path, int, int]:
+        text = RULES_YAML.read_text(encoding="utf-8")
+        assert text.count(old) == 1, old
+        text = text.replace(old, new)
+        copy = tmp_path / "rules.yaml"
+        copy.write_text(text, encoding="utf-8")
+        system = FireteamTomorrow()
+        system.folder = tmp_path
+        monkeypatch.setitem(systems._loaded, "fireteam-tomorrow", system)
+        before = text[: text.index(new)]
+        return copy, before.count("\n") + 1, len(before) - before.rfind("\n")
+
+    return edit
+
+
+def _refused(muster, copy: Path, line: int, column: int, message: str) -> None:
+    result = muster("validate", "scenarios/bridge.yaml")
+    assert result.code == 1, result.err
+    assert "internal error" not in result.err
+    assert f"{copy}:{line}:{column}: {message}" in result.err.splitlines(), result.err
+
+
+def test_a_renamed_rule_key_is_named_where_it_stands(muster, house_rules):
+    """`team_max` renamed `team_maximum` is an unknown key with a close match, at the key itself."""
+    copy, line, column = house_rules("  team_max: 6\n", "  team_maximum: 6\n")
+    _refused(muster, copy, line, column + 2,
+             "limits.team_maximum: unknown key 'team_maximum' (did you mean 'team_max'?); expected team_min, team_max, "
+             "leaders_per_team, special_or_heavy_per_team, medics_per_team, players_max, figures_max, sides_min, "
+             "vehicles_warn_above, large_group, players")
+
+
+def test_a_word_where_the_rules_want_a_number_is_named_at_the_value(muster, house_rules):
+    """Recovery's target written as a word is refused at the word, with the range a number must be in."""
+    copy, line, column = house_rules("  target: 8\n", "  target: eight\n")
+    _refused(muster, copy, line, column + len("  target: "), "recovery.target: expected a whole number from 2 to 12 (got 'eight')")
+
+
+def test_hand_to_hand_bands_that_leave_a_margin_uncovered_are_refused(muster, house_rules):
+    """Moving the 'killed' band to start at 4 leaves a margin of 3 without a result: reported at that band's min."""
+    copy, line, column = house_rules("{id: killed, min: 3, max: 5,", "{id: killed, min: 4, max: 5,")
+    _refused(muster, copy, line, column + len("{id: killed, min: "),
+             "hth.bands[1].min: the bands must cover every margin once: the next band starts at 3, "
+             "after the band ending at 2 (got 4)")
+
+
+def test_rule_data_naming_what_does_not_exist_is_refused(muster, house_rules):
+    """A terrain kind's cover must be a cover level of the rule data; a close one is suggested."""
+    copy, line, column = house_rules("{name: building, cover: heavy}", "{name: building, cover: hevy}")
+    _refused(muster, copy, line, column + len("{name: building, cover: "),
+             "terrain[2].cover: expected a cover level from the rule data, one of none, light, medium, heavy (got 'hevy') "
+             "(did you mean 'heavy'?)")
+
+
+def test_fewest_figures_above_most_is_refused(muster, house_rules):
+    """A team minimum above the maximum cannot be met by any team: reported at team_min."""
+    copy, line, column = house_rules("  team_min: 3 ", "  team_min: 7 ")
+    _refused(muster, copy, line, column + len("  team_min: "), "limits.team_min: the fewest figures in a team (7) is above the most (6)")
+
+
+def test_the_rule_data_and_the_scenario_are_typed_records(muster):
+    """After validation the rule data and each team are objects read by attribute, and the pack's forces carry the core's side view."""
+    from generator.build import load
+    from generator.systems.fireteam.models import Rules, Weapon
+
+    assert isinstance(SYSTEM.rules, Rules) and isinstance(SYSTEM.rules.weapons[0], Weapon)
+    assert SYSTEM.rules.weapons[0].kind == "personal"  # the YAML key `class`
+    scenario = load("scenarios/bridge.yaml")
+    prepared = SYSTEM.prepare(scenario, 1402)
+    assert prepared.forces[0].teams[0].quality == "Good"
+    assert prepared.battle.table.width == 72
+    forces = SYSTEM.pack(prepared)["forces"]
+    assert [force["side"] for force in forces] == scenario.side_views
+    assert all(isinstance(force["side"], SideView) for force in forces)
