@@ -122,14 +122,7 @@ def test_system_has_its_pack_and_cards_templates(system_id, template):
 
 
 # docs/fireteam-tomorrow.md is being written on another branch (issue 10: Fireteam's keys move out of README.md)
-DOCS_PENDING = {"fireteam-tomorrow": "issue 10: docs/fireteam-tomorrow.md is being written on another branch"}
-
-
-@pytest.mark.parametrize("system_id", [
-    pytest.param(system_id, marks=pytest.mark.xfail(strict=True, reason=DOCS_PENDING[system_id]))
-    if system_id in DOCS_PENDING else system_id
-    for system_id in SYSTEMS
-])
+@pytest.mark.parametrize("system_id", SYSTEMS)
 def test_system_has_a_docs_page(system_id):
     """docs/<id>.md documents the scenario keys the system adds."""
     page = ROOT / "docs" / f"{system_id}.md"
