@@ -9,7 +9,7 @@ import pytest
 from conftest import SCENARIOS
 from generator import systems
 from generator.systems.morschauser import MorschauserModern
-from generator.systems.morschauser.scenario import GridScenario, Unit
+from generator.systems.morschauser.models import GridScenario, Unit
 from generator.scenario import validate
 from generator.loading import load_file
 

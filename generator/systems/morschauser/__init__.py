@@ -11,9 +11,8 @@ from ...schema import Checker, Key
 from ..base import Prepared, System
 from . import battlefield, checks, deck, odds, roster
 from .cards import cards
-from .models import Rules
 from .pack import pack
-from .scenario import GridScenario, Side
+from .models import GridScenario, Rules, Side
 
 
 @dataclass

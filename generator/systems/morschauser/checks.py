@@ -6,8 +6,7 @@ from ...schema import Checker
 from . import variants as rule_variants
 from .battlefield import Cell, terrain_map
 from .map import PATH_KINDS, ROAD, square_name
-from .models import Rules
-from .scenario import GridScenario
+from .models import GridScenario, Rules
 
 
 def check(rules: Rules, game: GridScenario, checker: Checker) -> None:

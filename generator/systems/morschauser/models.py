@@ -1,298 +1,173 @@
-"""Morschauser Modern's rule data (rules.yaml) declared as typed models, with the checks that it holds together."""
+"""Morschauser Modern's typed models: the whole rule data (Rules), and a scenario's own keys, kinds bound to that data."""
 
 from __future__ import annotations
 
+import dataclasses
+import re
 from dataclasses import dataclass
-from fractions import Fraction
+from typing import Any, Callable
 
-from ...models import MapOf, Model, Typed, UniqueNames, key, note_key
-from ...schema import Bool, Choice, Int, ListOf, Spec, Str, suggest
-from .glyphs import UNIT_GLYPHS
-from .map import FACING_VECTORS, TERRAIN_DRAWN
+from ...models import Model, Typed, UniqueNames, key
+from ...schema import Choice, Int, Key, ListOf, Record, Spec, Str
+from ...scenario import NAME_PATTERN
+from .combat import Artillery, Battle
+from .map import FACING_VECTORS, HILL
+from .rule_data import (NAME, GridLimits, Limits, Movement, Note, Quality, Section, Stacking, TerrainRules, Turn, UnitType,
+                        Variant, refers)
 
-ID = Str(40, r"[a-z0-9]+(-[a-z0-9]+)*", "an id (lower-case words joined by -)")
-NAME = Str(80)
-PROSE = Str(600)
-
-
-class Cost(Spec):
-    """A movement cost in squares: a whole number, or a fraction written as text such as 1/2."""
-
-    def expected(self):
-        return "a cost in squares such as 2 or 1/2"
-
-    def check(self, value, path, checker):
-        if isinstance(value, int) and not isinstance(value, bool) and 0 < value <= 12:
-            return Fraction(value)
-        if isinstance(value, str) and "/" in value:
-            top, _, bottom = value.partition("/")
-            if top.strip().isdigit() and bottom.strip().isdigit() and int(bottom) and 0 < int(top) <= 12 * int(bottom):
-                return Fraction(int(top), int(bottom))
-        return self.wrong(value, path, checker)
-
-    def json_schema(self):
-        return {"anyOf": [{"type": "integer", "minimum": 1, "maximum": 12}, {"type": "string", "pattern": r"^[0-9]+/[0-9]+$"}]}
+SQUARE_RE = re.compile(r"([A-Za-z])([0-9]{1,2})")
 
 
-class Face(Spec):
-    """A die face written as a mapping key (YAML keys reach us as text): '1' becomes 1."""
+def parse_square(text: str) -> tuple[int, int] | None:
+    """'C4' -> (2, 3): the column from its letter, the row from its number counted from 1; None if not a square."""
+    match = SQUARE_RE.fullmatch(text.strip())
+    if not match or int(match.group(2)) < 1:
+        return None
+    return (ord(match.group(1).upper()) - ord("A"), int(match.group(2)) - 1)
+
+
+class Square(Spec):
+    """One grid square written column letter then row number, "C4"; `span` also takes a run "A5:L5"."""
+
+    def __init__(self, span: bool = False):
+        self.span = span
 
     def expected(self):
-        return "a die face, a whole number from 1"
+        return "a square such as C4" + (" or a block of squares such as B2:D4" if self.span else "")
 
     def check(self, value, path, checker):
-        if isinstance(value, str) and value.isdigit() and 1 <= int(value) <= 20:
-            return int(value)
-        return self.wrong(value, path, checker)
+        if not isinstance(value, str):
+            return self.wrong(value, path, checker)
+        ends = value.split(":") if self.span else [value]
+        if len(ends) > 2:
+            return self.wrong(value, path, checker)
+        squares = [parse_square(end) for end in ends]
+        if any(square is None for square in squares):
+            return self.wrong(value, path, checker)
+        if not self.span:
+            return squares[0]
+        (c0, r0), (c1, r1) = squares[0], squares[-1]
+        columns = range(c0, c1 + (1 if c1 >= c0 else -1), 1 if c1 >= c0 else -1)
+        rows = range(r0, r1 + (1 if r1 >= r0 else -1), 1 if r1 >= r0 else -1)
+        # a run along one row or column keeps its written direction (a road from A5 to L5 runs east)
+        return [(c, r) for r in rows for c in columns]
 
     def json_schema(self):
-        return {"type": "string", "pattern": "^[0-9]+$"}
+        pattern = r"^[A-Za-z][0-9]{1,2}(:[A-Za-z][0-9]{1,2})?$" if self.span else r"^[A-Za-z][0-9]{1,2}$"
+        return {"type": "string", "pattern": pattern}
 
 
-def faces_of(die: int, faces, path: tuple, checker) -> None:
-    """A D6 table must name every face from 1 to the die's size, and no other."""
-    missing = [f for f in range(1, die + 1) if f not in faces]
-    extra = sorted(f for f in faces if not 1 <= f <= die)
-    if missing or extra:
-        found = "; ".join(part for part in (missing and f"missing {', '.join(map(str, missing))}",
-                                            extra and f"no face {', '.join(map(str, extra))}") if part)
-        checker.report(path, f"a D{die} table covers the faces 1 to {die} exactly ({found})")
+@dataclass
+class FromRules(Spec):
+    """A kind of value the rule data decides (the unit types, the largest grid): made by `make(rules)` when bound."""
+
+    make: Callable[[Any], Spec]
 
 
-def refers(name, choices, what: str, path: tuple, checker) -> None:
-    """A name that must be one of the rule data's own (a weapon, a scatter scheme, a unit type)."""
-    if name is not None and name not in choices:
-        checker.report(path, f"expected {what}, one of {', '.join(map(str, choices))} (got {name!r}){suggest(name, choices)}")
+class ScenarioModel(Model):
+    """A model some of whose keys' kinds come from the rule data (FromRules), bound to one rules object."""
+
+    @classmethod
+    def bound_keys(cls, rules) -> list[Key]:
+        return [dataclasses.replace(k, spec=k.spec.make(rules)) if isinstance(k.spec, FromRules) else k for k in cls.keys()]
 
 
-@dataclass(frozen=True, kw_only=True)
-class Note(Model):
-    """A rule the data holds no number for, printed on the reference sheet with its note."""
+@dataclass
+class Bound(Typed):
+    """A ScenarioModel checked with its keys made from this rule data."""
 
-    name: str = key(NAME, "The rule's name on the reference sheet.")
-    note: str = note_key()
+    rules: Any = None
 
-
-@dataclass(frozen=True, kw_only=True)
-class GridLimits(Model):
-    """How big a scenario's grid may be."""
-
-    columns_max: int = key(Int(4, 26), "Most columns; they are lettered A to Z on the map's edges.")
-    rows_max: int = key(Int(4, 99), "Most rows, numbered from 1 at the top.")
-    measure: str = key(Choice(["orthogonal"], "a way of measuring, one of"), "How moves and ranges are counted.")
-    note: str = note_key()
+    def record(self) -> Record:
+        return Record(self.model.bound_keys(self.rules))
 
 
 @dataclass(frozen=True, kw_only=True)
-class Stacking(Model):
-    """How many units a square holds."""
+class GridSize(ScenarioModel):
+    """The grid's size in squares."""
 
-    name: str = key(NAME, "The rule's name.")
-    units_per_square: int = key(Int(1, 1), "Units in one square (Muster draws one marker a square).")
-    pass_through_friends: bool = key(Bool(), "Whether a unit may move through a friendly unit.")
-    note: str = note_key()
+    columns: int = key(FromRules(lambda rules: Int(4, rules.grid.columns_max)), "Squares across, lettered A, B, C... from the left.")
+    rows: int = key(FromRules(lambda rules: Int(4, rules.grid.rows_max)), "Squares down, numbered 1, 2, 3... from the top.")
 
 
 @dataclass(frozen=True, kw_only=True)
-class UnitType(Model):
-    """One kind of unit: its move, Battle Power, fire, hills and map symbol."""
+class Terrain(ScenarioModel):
+    """One terrain entry: a kind over some squares."""
 
-    id: str = key(ID, "The id a scenario's unit names as its type.")
-    name: str = key(Str(40), "The type's printed name.")
-    move: int = key(Int(1, 12), "Squares it moves.")
-    battle_power: int = key(Int(1, 20), "Its Battle Power before modifiers.")
-    range: int | None = key(Int(1, 40), "Its artillery range in squares; none if it does not fire.", default=None)
-    weapon: str | None = key(ID, "Its weapon class in artillery.weapons; none if it does not fire.", default=None)
-    arc: int = key(Int(1, 360), "Its fire arc in degrees.")
-    contours: int = key(Int(1, 9), "Hill contours one step may climb or descend.")
-    advance: bool = key(Bool(), "Whether it may move into the square of an enemy it beat.")
-    may_be_poor: bool = key(Bool(), "Whether it may be poor quality.")
-    glyph: str = key(Choice(list(UNIT_GLYPHS), "a map symbol, one of"), "The map symbol it is drawn with.")
-    note: str = note_key()
+    kind: str = key(FromRules(lambda rules: Choice(rules.terrain.kinds, "a terrain kind, one of")),
+                    "hill, woods, town, road, river or fortification.")
+    squares: list = key(ListOf(Square(span=True), min=1, max=400),
+                        "The squares it covers: C4, or a block B2:D4; roads and rivers in order along them.")
+    level: int | None = key(FromRules(lambda rules: Int(1, rules.terrain.contour_max)), "A hill's contour level (the plain is 0).",
+                            default=None)
+    name: str | None = key(Str(40, NAME_PATTERN, "a place name"), "A name printed on the map at the first square.", default=None)
 
     def after(self, path, checker):
-        if (self.range is None) != (self.weapon is None):
-            checker.report(path, "a unit that fires has both a range and a weapon; one that does not has neither")
+        if self.kind == HILL and self.level is None:
+            checker.report(path, "missing key 'level' (a hill's contour level)")
+        if self.kind != HILL and self.level is not None:
+            checker.report(path + ("level",), f"only a hill has a contour level (this is {self.kind})")
+
+    def cells(self) -> list[tuple[int, tuple[int, int]]]:
+        """Its squares in order, each with the index of the item that named it (C4 or a block)."""
+        return [(i, square) for i, span in enumerate(self.squares) for square in span]
+
+    def all_squares(self) -> list[tuple[int, int]]:
+        return [square for span in self.squares for square in span]
 
 
 @dataclass(frozen=True, kw_only=True)
-class Quality(Model):
-    """Unit qualities and what poor quality costs."""
+class Objective(ScenarioModel):
+    """An objective square."""
 
-    levels: list = key(ListOf(Choice(["normal", "poor"], "a quality, one of"), min=2, max=2), "normal, then poor.")
-    poor_modifier: int = key(Int(-6, 0), "Battle Power added for poor quality.")
-    note: str = note_key()
-
-
-@dataclass(frozen=True, kw_only=True)
-class Modifier(Model):
-    """One battle modifier."""
-
-    id: str = key(ID, "Its id.")
-    name: str = key(NAME, "When it applies.")
-    value: int = key(Int(-6, 6), "Battle Power added.")
-    group: str | None = key(ID, "Modifiers of one group exclude each other; the largest counts.", default=None)
-    attacker_only: bool = key(Bool(), "Whether only an attacker can have it.", default=False)
-    note: str = note_key()
+    name: str = key(Str(40, NAME_PATTERN, "a name"), "The objective's name.")
+    at: tuple = key(Square(), "Its square.")
+    points: int | None = key(Int(0, 100), "Victory points, if the scenario scores them.", default=None)
 
 
 @dataclass(frozen=True, kw_only=True)
-class Advance(Model):
-    """Moving into the square a beaten enemy left."""
+class Unit(ScenarioModel):
+    """One unit of a side, in one square."""
 
-    rule: str = key(PROSE, "The rule as printed.")
-    note: str = note_key()
-
-
-@dataclass(frozen=True, kw_only=True)
-class Battle(Model):
-    """Battles: the die, the destroying face, the floor of Battle Power, the modifiers."""
-
-    die: int = key(Int(2, 20), "Sides of the die each unit throws.")
-    destroy_natural: int = key(Int(1, 20), "The winner's throw that destroys the loser.")
-    minimum_power: int = key(Int(1, 20), "The lowest Battle Power after modifiers.")
-    rule: str = key(PROSE, "The battle rule as printed.")
-    modifiers: list = key(UniqueNames(Typed(Modifier), what="modifier"), "The modifiers to Battle Power.")
-    terrain_note: Note = key(Typed(Note), "How cover and fortifications combine.")
-    hill_note: Note = key(Typed(Note), "Enemies three or more contours apart.")
-    table_note: Note = key(Typed(Note), "What the battle odds count.")
-    advance: Advance = key(Typed(Advance), "Advancing after a won battle.")
-
-    def after(self, path, checker):
-        if self.destroy_natural > self.die:
-            checker.report(path + ("destroy_natural",), f"a D{self.die} has no face {self.destroy_natural}")
+    type: str = key(FromRules(lambda rules: Choice([t.id for t in rules.unit_types], "a unit type, one of")),
+                    "The unit type from the rule data.")
+    at: tuple = key(Square(), "The unit's starting square.")
+    facing: str = key(FromRules(lambda rules: Choice(rules.facings, "a facing, one of")),
+                      "The edge its front faces: north is the top of the map.")
+    quality: str = key(FromRules(lambda rules: Choice(rules.quality.levels, "a quality, one of")),
+                       "normal, or poor (infantry and cavalry only).", default="normal")
+    name: str | None = key(Str(40, NAME_PATTERN, "a unit name"), "A name; defaults to its type and a number.", default=None)
 
 
 @dataclass(frozen=True, kw_only=True)
-class Weapon(Model):
-    """A weapon class of the artillery odds."""
+class Side(ScenarioModel):
+    """The keys this system adds to each side."""
 
-    id: str = key(ID, "The id a unit type names as its weapon.")
-    name: str = key(NAME, "Its printed name.")
-    fires: list = key(ListOf(ID, min=1, max=4), "The kinds of fire it has (keys of artillery.effect).")
-    misses_off_target: bool = key(Bool(), "Whether any scatter other than on target is a miss.")
-    note: str = note_key()
+    units: list = key(FromRules(lambda rules: ListOf(Bound(Unit, rules), min=1, max=200)), "The side's units, one square each.")
 
 
-@dataclass(frozen=True, kw_only=True)
-class Scatter(Model):
-    """A scatter scheme: where a shot lands for each face of the scatter die."""
-
-    name: str = key(NAME, "Its printed name.")
-    faces: dict = key(MapOf(Face(), ID, min=1, max=20), "Each face and where the shot lands (an id of artillery.landing).")
-    note: str = note_key()
+def variant_list(rules) -> Spec:
+    ids = [v.id for v in rules.variants]
+    return ListOf(Choice(ids, "a variant, one of"), max=len(ids))
 
 
 @dataclass(frozen=True, kw_only=True)
-class Landing(Model):
-    """One place a shot can land, relative to its target."""
+class GridScenario(ScenarioModel):
+    """The keys this system adds to a scenario, and (after validation) its sides' units."""
 
-    id: str = key(ID, "Its id, named by the scatter schemes.")
-    name: str = key(NAME, "Its printed name.")
-    note: str = note_key()
+    grid: GridSize = key(FromRules(lambda rules: Bound(GridSize, rules)), "The grid's size in squares.")
+    turns: int = key(FromRules(lambda rules: Int(1, rules.limits.turns_max)),
+                     "How many turns; the schedule draws a tile per unit per turn.", default=8)
+    variants: list = key(FromRules(variant_list), "Variants from the readers' comments switched on.", default=[])
+    terrain: list = key(FromRules(lambda rules: ListOf(Bound(Terrain, rules), max=200)), "Terrain by square.", default=[])
+    objectives: list = key(ListOf(Typed(Objective), max=20), "Objective squares.", default=[])
+    sides: list = dataclasses.field(default_factory=list)  # one Side per scenario side, filled by of()
 
-
-@dataclass(frozen=True, kw_only=True)
-class Artillery(Model):
-    """Artillery fire: the effect die, the weapons, scatter and where shots land."""
-
-    die: int = key(Int(2, 20), "Sides of the scatter and effect dice.")
-    effect: dict = key(MapOf(ID, ListOf(Int(1, 20), min=1, max=20), min=1, max=4), "Each kind of fire and the effect faces that destroy.")
-    weapons: list = key(UniqueNames(Typed(Weapon), what="weapon"), "The weapon classes.")
-    scatter_default: str = key(ID, "The scatter scheme of the rules as written.")
-    scatter: dict = key(MapOf(ID, Typed(Scatter), min=1, max=10), "The scatter schemes by id.")
-    landing: list = key(UniqueNames(Typed(Landing), what="landing spot", min=1), "Where a shot can land; the first is the target.")
-    phase_note: Note = key(Typed(Note), "The order of the Artillery Fire Phase.")
-    friendly_note: Note = key(Typed(Note), "Fire landing on a friendly unit.")
-
-    def after(self, path, checker):
-        spots = [spot.id for spot in self.landing]
-        refers(self.scatter_default, list(self.scatter), "a scatter scheme", path + ("scatter_default",), checker)
-        for scheme_id, scheme in self.scatter.items():
-            faces_of(self.die, scheme.faces, path + ("scatter", scheme_id, "faces"), checker)
-            for face, spot in scheme.faces.items():
-                refers(spot, spots, "a landing spot", path + ("scatter", scheme_id, "faces", str(face)), checker)
-        for fire, faces in self.effect.items():
-            for i, face in enumerate(faces):
-                if face > self.die:
-                    checker.report(path + ("effect", fire, i), f"a D{self.die} has no face {face}")
-        for w, weapon in enumerate(self.weapons):
-            for f, fire in enumerate(weapon.fires):
-                refers(fire, list(self.effect), "a kind of fire", path + ("weapons", w, "fires", f), checker)
-
-
-@dataclass(frozen=True, kw_only=True)
-class Movement(Model):
-    """What a square of each terrain costs to move through."""
-
-    road_cost: Fraction = key(Cost(), "A road (or bridge) square's cost.")
-    river_cost: Fraction = key(Cost(), "A river square's cost.")
-    woods_cost: Fraction = key(Cost(), "A wood square's cost.")
-    town_counts_as_road: bool = key(Bool(), "Whether a town square moves like a road.")
-    road_note: Note = key(Typed(Note), "Roads and towns.")
-    river_note: Note = key(Typed(Note), "Rivers between units.")
-    zoc_note: Note = key(Typed(Note), "Moving past the enemy.")
-
-
-@dataclass(frozen=True, kw_only=True)
-class Turn(Model):
-    """The tiles: one ordinary deck of playing cards, in activation order."""
-
-    cards: int = key(Int(1, 200), "Tiles in the bag.")
-    suits: list = key(ListOf(Str(1, "[A-Z]", "a suit letter"), min=1, max=8), "Suit letters, first to act first.")
-    suit_names: list = key(ListOf(Str(20), min=1, max=8), "The suits' names, in the same order.")
-    ranks: list = key(ListOf(Str(2, "[A-Z0-9]+", "a rank"), min=1, max=20), "Ranks, lowest (first to act) first.")
-    order: str = key(Choice(["rank-then-suit"], "an order, one of"), "How tiles are ordered.")
-    order_note: Note = key(Typed(Note), "The activation order.")
-    tiles_note: Note = key(Typed(Note), "Tiles drawn each turn.")
-
-    def after(self, path, checker):
-        if self.cards != len(self.ranks) * len(self.suits):
-            checker.report(path + ("cards",), f"{len(self.ranks)} ranks of {len(self.suits)} suits make "
-                                              f"{len(self.ranks) * len(self.suits)} tiles (got {self.cards})")
-        if len(self.suit_names) != len(self.suits):
-            checker.report(path + ("suit_names",), f"one name for each of the {len(self.suits)} suits (got {len(self.suit_names)})")
-
-
-@dataclass(frozen=True, kw_only=True)
-class Variant(Model):
-    """A variant from the readers' comments a scenario may switch on."""
-
-    id: str = key(ID, "The id a scenario names in `variants`.")
-    name: str = key(NAME, "Its printed name.")
-    summary: str = key(Str(300), "One line saying what it changes.")
-    scatter: str | None = key(ID, "The scatter scheme it plays with.", default=None)
-    move: dict = key(MapOf(ID, Int(1, 12), max=20), "Unit types' moves it changes.", default={})
-    woods_cost: Fraction | None = key(Cost(), "The wood square cost it plays with.", default=None)
-    pass_through_friends: bool = key(Bool(), "Whether units may move through stationary friends.", default=False)
-    pass_through_cost: int | None = key(Int(1, 12), "What a square moved through costs.", default=None)
-    note: str = note_key()
-
-
-@dataclass(frozen=True, kw_only=True)
-class TerrainRules(Model):
-    """The terrain kinds a scenario may place, and the highest hill."""
-
-    kinds: list = key(ListOf(Choice(list(TERRAIN_DRAWN), "a terrain kind the map draws, one of"), min=1, max=20), "The kinds.")
-    contour_max: int = key(Int(1, 5), "The highest hill level (the plain is 0).")
-    note: str = note_key()
-
-
-@dataclass(frozen=True, kw_only=True)
-class Limits(Model):
-    """The largest game Muster prints."""
-
-    units_max: int = key(Int(1, 200), "Most units in a scenario, one tile each.")
-    turns_max: int = key(Int(1, 40), "Most turns.")
-    note: str = note_key()
-
-
-@dataclass(frozen=True, kw_only=True)
-class Section(Model):
-    """One section of the quick reference."""
-
-    title: str = key(NAME, "Its heading.")
-    lines: list = key(ListOf(Str(400), min=1, max=40), "Its lines.")
+    @classmethod
+    def of(cls, scenario) -> "GridScenario":
+        """The typed view of a validated scenario's own keys and its sides' units."""
+        own = cls.from_clean(scenario.data)
+        return dataclasses.replace(own, sides=[Side.from_clean(side) for side in scenario.sides])
 
 
 @dataclass(frozen=True, kw_only=True)

@@ -9,8 +9,8 @@ from . import variants as rule_variants
 from .deck import card_label
 from .glyphs import unit_uri
 from .map import square_name
-from .models import Rules, UnitType
-from .scenario import GridScenario, Unit
+from .models import GridScenario, Rules, Unit
+from .rule_data import UnitType
 
 
 @dataclass(frozen=True)

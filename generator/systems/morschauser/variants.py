@@ -6,7 +6,8 @@ import dataclasses
 from fractions import Fraction
 
 from .map import RIVER, ROAD
-from .models import Rules, UnitType, Variant
+from .models import Rules
+from .rule_data import UnitType, Variant
 
 WOODS = "woods"
 
