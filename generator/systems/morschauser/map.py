@@ -5,6 +5,7 @@ from __future__ import annotations
 from markupsafe import Markup
 
 from ...svg import MIN_TEXT_PT, PT_MM, boxed_text, boxed_width, data_uri, points, shape_path
+from .glyphs import unit_marker
 
 # --- Square-grid maps ------------------------------------------------------------------------
 # A grid game's map: squares lettered by column and numbered by row, terrain per square, paths
@@ -18,60 +19,18 @@ GRID_AREA_STYLE = {
     "fortification": (None, "g-trench"),  # hatching only, so the hill level beneath still shows
     "marsh": ("#c7dcc3", "g-reeds"),
 }
+# How each terrain kind of the rule data is drawn: a hill by its contour level, an area filling each of its
+# squares, a path through their centres. rules.yaml's terrain kinds must be among these.
+HILL, RIVER, ROAD = "hill", "river", "road"
+AREA_KINDS = tuple(GRID_AREA_STYLE)
+PATH_KINDS = (RIVER, ROAD)  # drawn in this order, so a road crosses a river (on a bridge)
+TERRAIN_DRAWN = (HILL, *AREA_KINDS, *PATH_KINDS)
+# The map legend's entries in the order it prints them, each with its label.
+LEGEND = {"hill-1": "Hill, contour 1", "hill-2": "Hill, contour 2", "hill-3": "Hill, contour 3", "woods": "Woods (cover)",
+          "town": "Town (cover; counts as road)", "fortification": "Fortifications", "road": "Road", "river": "River",
+          "bridge": "Bridge (road over river)", "objective": "Objective"}
 HILL_FILLS = ["#f7f5ee", "#eadfbd", "#d8c48f", "#c1a566", "#a8884a", "#8f7036"]
 CONTOUR_INK = "#6b4f1d"
-
-# Unit glyphs after the usual military map symbols, drawn inside a frame of w x h centred at (x, y).
-UNIT_GLYPHS = ("infantry", "cavalry", "armour", "armour-turreted", "machine-gun", "anti-tank", "mortar",
-               "infantry-gun", "mountain-artillery", "artillery", "heavy-artillery")
-
-
-def unit_glyph(glyph: str, x: float, y: float, w: float, h: float, ink: str = "#000") -> str:
-    """The symbol for a kind of unit inside its frame (frame not included); unknown glyphs draw a '?'."""
-    l, r, t, b = x - w / 2, x + w / 2, y - h / 2, y + h / 2
-    sw = h * 0.09
-    line = f'fill="none" stroke="{ink}" stroke-width="{sw:.3f}" stroke-linecap="round"'
-    dot = lambda cx, cy, rr: f'<circle cx="{cx:.3f}" cy="{cy:.3f}" r="{rr:.3f}" fill="{ink}"/>'
-    if glyph == "infantry":
-        return f'<path d="M{l} {t} L{r} {b} M{l} {b} L{r} {t}" {line}/>'
-    if glyph == "cavalry":
-        return f'<path d="M{l} {b} L{r} {t}" {line}/>'
-    if glyph in ("armour", "armour-turreted"):
-        ow, oh = w * 0.62, h * 0.52
-        body = f'<rect x="{x - ow / 2:.3f}" y="{y - oh / 2:.3f}" width="{ow:.3f}" height="{oh:.3f}" rx="{oh / 2:.3f}" {line}/>'
-        if glyph == "armour-turreted":
-            body += dot(x, y, oh * 0.22) + f'<path d="M{x:.3f} {y:.3f} L{x + ow * 0.62:.3f} {y:.3f}" {line}/>'
-        return body
-    if glyph == "machine-gun":
-        return (f'<path d="M{x:.3f} {b - h * 0.12:.3f} V{t + h * 0.14:.3f} M{x - w * 0.12:.3f} {t + h * 0.34:.3f} '
-                f'L{x:.3f} {t + h * 0.14:.3f} L{x + w * 0.12:.3f} {t + h * 0.34:.3f} M{x - w * 0.16:.3f} {b - h * 0.12:.3f} H{x + w * 0.16:.3f}" {line}/>')
-    if glyph == "anti-tank":
-        return f'<path d="M{l} {b} L{x} {t} L{r} {b}" {line}/>'
-    if glyph == "mortar":
-        return dot(x, b - h * 0.26, h * 0.13) + f'<path d="M{x:.3f} {b - h * 0.4:.3f} V{t + h * 0.14:.3f} M{x - w * 0.1:.3f} {t + h * 0.32:.3f} L{x:.3f} {t + h * 0.14:.3f} L{x + w * 0.1:.3f} {t + h * 0.32:.3f}" {line}/>'
-    if glyph == "infantry-gun":
-        return f'<path d="M{l} {t} L{r} {b} M{l} {b} L{r} {t}" {line}/>' + dot(x, y, h * 0.17)
-    if glyph == "mountain-artillery":
-        return dot(x, y - h * 0.08, h * 0.16) + f'<path d="M{x - w * 0.2:.3f} {b:.3f} L{x:.3f} {b - h * 0.26:.3f} L{x + w * 0.2:.3f} {b:.3f} Z" fill="{ink}"/>'
-    if glyph == "artillery":
-        return dot(x, y, h * 0.18)
-    if glyph == "heavy-artillery":
-        return dot(x - w * 0.14, y, h * 0.17) + dot(x + w * 0.14, y, h * 0.17)
-    return f'<text x="{x:.3f}" y="{y + h * 0.25:.3f}" font-size="{h * 0.7:.3f}" text-anchor="middle" fill="{ink}">?</text>'
-
-
-def unit_marker(glyph: str, colour: str, shape: str, x: float, y: float, w: float, h: float) -> str:
-    """A unit's frame in its side's colour, its type's glyph, and its side's shape at the frame's corner."""
-    frame = f'<rect x="{x - w / 2:.3f}" y="{y - h / 2:.3f}" width="{w:.3f}" height="{h:.3f}" fill="#ffffff" stroke="{colour}" stroke-width="{h * 0.14:.3f}"/>'
-    badge = f'<g fill="{colour}" stroke="#000" stroke-width="{h * 0.05:.3f}">{shape_path(shape, x - w / 2, y - h / 2, h * 0.3)}</g>'
-    return frame + unit_glyph(glyph, x, y, w * 0.78, h * 0.7) + badge
-
-
-def unit_uri(glyph: str, colour: str, shape: str) -> str:
-    """One unit marker as a small SVG data: URL, for cards and rosters (one image per type and side)."""
-    svg = (f'<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 44 32" width="44" height="32">'
-           f'{unit_marker(glyph, colour, shape, 24, 18, 34, 22)}</svg>')
-    return data_uri(svg)
 
 
 def column_letter(col: int) -> str:
@@ -82,7 +41,10 @@ def square_name(col: int, row: int) -> str:
     """(0, 0) -> 'A1': the column's letter, then the row's number counted from 1 at the top."""
     return f"{column_letter(col)}{row + 1}"
 
+
 FACING_VECTORS = {"north": (0, -1), "east": (1, 0), "south": (0, 1), "west": (-1, 0)}
+
+
 class GridMap:
     """A top-down map of a square grid, drawn as one SVG: terrain, paths, contours, units, coordinates."""
 
@@ -188,7 +150,7 @@ class GridMap:
         runs.append(run)
         for run in runs:
             d = "M" + " L".join(f"{x:g} {y:g}" for x, y in run) if len(run) > 1 else f"M{run[0][0]:g} {run[0][1]:g} l0.01 0"
-            if kind == "river":
+            if kind == RIVER:
                 self.paths.append(f'<path d="{d}" fill="none" stroke="#2f5f8f" stroke-width="4.6" stroke-linejoin="round" stroke-linecap="butt"/>')
                 self.paths.append(f'<path d="{d}" fill="none" stroke="#a9c8e6" stroke-width="3.8" stroke-linejoin="round" stroke-linecap="butt"/>')
                 self.paths.append(f'<path d="{d}" fill="none" stroke="#2f5f8f" stroke-width="0.3" stroke-dasharray="1.2 0.8" stroke-linejoin="round"/>')
@@ -357,9 +319,9 @@ class GridMap:
         one.margin = 0.5
         if key.startswith("hill-"):
             one.level(0, 0, int(key.split("-")[1]))
-        elif key in ("road", "river"):
+        elif key in PATH_KINDS:
             d = "M0 5 H10"
-            if key == "river":
+            if key == RIVER:
                 one.paths = [f'<path d="{d}" stroke="#2f5f8f" stroke-width="4.6"/><path d="{d}" stroke="#a9c8e6" stroke-width="3.8"/>'
                              f'<path d="{d}" stroke="#2f5f8f" stroke-width="0.3" stroke-dasharray="1.2 0.8"/>']
             else:

@@ -6,33 +6,34 @@ from fractions import Fraction
 
 from ...dice import Dist
 from ...tables import Column, Table
+from .models import Rules
+from .variants import scatter_id
 
 OUTCOMES = ("win_destroy", "win_retreat", "draw", "lose_retreat", "lose_destroyed")
 
 
-def power_range(rules: dict) -> range:
+def power_range(rules: Rules) -> range:
     """Every Battle Power a unit can have after modifiers: from the floor to the best type with every bonus.
 
     Modifiers in one `group` exclude each other (cover or fortifications; one hill modifier), so a
     group contributes only its largest bonus; attacker-only penalties never raise the top.
     """
-    battle = rules["battle"]
-    top = max(t["battle_power"] for t in rules["unit_types"])
+    top = max(t.battle_power for t in rules.unit_types)
     best: dict[str, int] = {}
-    for m in battle["modifiers"]:
-        key = m.get("group") or m["id"]
-        best[key] = max(best.get(key, 0), m["value"])
-    return range(battle["minimum_power"], top + sum(v for v in best.values() if v > 0) + 1)
+    for modifier in rules.battle.modifiers:
+        group = modifier.group or modifier.id
+        best[group] = max(best.get(group, 0), modifier.value)
+    return range(rules.battle.minimum_power, top + sum(v for v in best.values() if v > 0) + 1)
 
 
-def battle(attacker: int, defender: int, rules: dict) -> dict[str, Fraction]:
+def battle(attacker: int, defender: int, rules: Rules) -> dict[str, Fraction]:
     """The five results of one battle, from the attacker's side, over all 36 throws of two D6.
 
     seed 004: each unit throws a D6 and adds its Battle Power; equal totals draw; if the winner
     threw a 6 the loser is destroyed, otherwise it retreats one square.
     """
-    die = Dist.die(rules["battle"]["die"])
-    six = rules["battle"]["destroy_natural"]
+    die = Dist.die(rules.battle.die)
+    six = rules.battle.destroy_natural
 
     def result(pair):
         a, d = pair
@@ -46,7 +47,7 @@ def battle(attacker: int, defender: int, rules: dict) -> dict[str, Fraction]:
     return {k: dist[k] for k in OUTCOMES}
 
 
-def battle_table(rules: dict) -> Table:
+def battle_table(rules: Rules) -> Table:
     powers = power_range(rules)
     rows = [{"attacker": a, "defender": d, **battle(a, d, rules)} for a in powers for d in powers]
     return Table(
@@ -60,7 +61,7 @@ def battle_table(rules: dict) -> Table:
     )
 
 
-def battle_by_difference(rules: dict) -> Table:
+def battle_by_difference(rules: Rules) -> Table:
     """The same results by attacker minus defender, the compact form printed in the pack.
 
     Both dice are fair and independent, so only the difference of Battle Powers matters; the
@@ -83,41 +84,32 @@ def battle_by_difference(rules: dict) -> Table:
     )
 
 
-def scatter_id(rules: dict, variants: tuple[str, ...] = ()) -> str:
-    """The scatter scheme in play: the last variant naming one, else the post's own."""
-    chosen = rules["artillery"]["scatter_default"]
-    for v in rules["variants"]:
-        if v["id"] in variants and v.get("scatter"):
-            chosen = v["scatter"]
-    return chosen
-
-
-def landing(rules: dict, scheme: str, misses_off_target: bool) -> dict[str, Fraction]:
+def landing(rules: Rules, scheme: str, misses_off_target: bool) -> dict[str, Fraction]:
     """Where one shot lands: the chance of the target, each neighbour, and a miss, over one D6."""
-    faces = {int(k): v for k, v in rules["artillery"]["scatter"][scheme]["faces"].items()}
-    die = Dist.die(rules["artillery"]["die"])
+    faces = rules.artillery.scatter[scheme].faces
+    die = Dist.die(rules.artillery.die)
     # seed 004: for an AFV or anti-tank gun, scores that do not land on target "are regarded as misses"
     dist = die.map(lambda f: faces[f] if faces[f] == "target" or not misses_off_target else "miss")
-    out = {spot["id"]: dist[spot["id"]] for spot in rules["artillery"]["landing"]}
+    out = {spot.id: dist[spot.id] for spot in rules.artillery.landing}
     out["miss"] = dist["miss"]
     return out
 
 
-def effect(rules: dict, fire: str) -> Fraction:
+def effect(rules: Rules, fire: str) -> Fraction:
     """The chance the effect D6 destroys a unit in the square hit."""
-    die = Dist.die(rules["artillery"]["die"])
-    return die.prob(lambda f: f in rules["artillery"]["effect"][fire])
+    die = Dist.die(rules.artillery.die)
+    return die.prob(lambda f: f in rules.artillery.effect[fire])
 
 
-def artillery_rows(rules: dict, variants: tuple[str, ...] = ()) -> list[dict]:
+def artillery_rows(rules: Rules, variants: tuple[str, ...] = ()) -> list[dict]:
     scheme = scatter_id(rules, variants)
     rows = []
-    for weapon in rules["artillery"]["weapons"]:
-        lands = landing(rules, scheme, weapon["misses_off_target"])
-        for fire in weapon["fires"]:
+    for weapon in rules.artillery.weapons:
+        lands = landing(rules, scheme, weapon.misses_off_target)
+        for fire in weapon.fires:
             kill = effect(rules, fire)
             rows.append({
-                "weapon": weapon["id"],
+                "weapon": weapon.id,
                 "fire": fire,
                 **{f"lands_{k}": v for k, v in lands.items()},
                 "destroy_on_square": kill,
@@ -126,17 +118,17 @@ def artillery_rows(rules: dict, variants: tuple[str, ...] = ()) -> list[dict]:
     return rows
 
 
-def artillery_table(rules: dict, variants: tuple[str, ...] = ()) -> Table:
-    scheme = rules["artillery"]["scatter"][scatter_id(rules, variants)]
-    spots = rules["artillery"]["landing"]
+def artillery_table(rules: Rules, variants: tuple[str, ...] = ()) -> Table:
+    scheme = rules.artillery.scatter[scatter_id(rules, variants)]
+    spots = rules.artillery.landing
     columns = [Column("weapon", "Weapon", "text"), Column("fire", "Fire", "text")]
-    columns += [Column(f"lands_{s['id']}", "Lands " + s["id"]) for s in spots]
+    columns += [Column(f"lands_{spot.id}", "Lands " + spot.id) for spot in spots]
     columns += [Column("lands_miss", "Miss"), Column("destroy_on_square", "Destroys a unit in the square hit"),
                 Column("destroy_target", "Destroys the target")]
-    faces = ", ".join(f"{k} {v}" for k, v in sorted(scheme["faces"].items()))
+    faces = ", ".join(f"{face} {spot}" for face, spot in sorted(scheme.faces.items()))
     return Table(
         "artillery",
-        f"Artillery: where a shot lands and the chance to destroy ({scheme['name'].lower()})",
+        f"Artillery: where a shot lands and the chance to destroy ({scheme.name.lower()})",
         columns,
         artillery_rows(rules, variants),
         note=f"Scatter D6: {faces}. AFVs and anti-tank guns miss unless on target and never fire indirectly; "
@@ -145,5 +137,5 @@ def artillery_table(rules: dict, variants: tuple[str, ...] = ()) -> Table:
     )
 
 
-def all_tables(rules: dict, variants: tuple[str, ...] = ()) -> list[Table]:
+def all_tables(rules: Rules, variants: tuple[str, ...] = ()) -> list[Table]:
     return [battle_table(rules), battle_by_difference(rules), artillery_table(rules, variants)]

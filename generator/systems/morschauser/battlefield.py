@@ -1,0 +1,76 @@
+"""The scenario's battlefield: every square's terrain, and the map and its legend drawn from it."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from .glyphs import unit_uri
+from .map import AREA_KINDS, HILL, LEGEND, PATH_KINDS, RIVER, ROAD, GridMap
+
+
+@dataclass
+class Cell:
+    """One square's terrain: its hill level (0 is the plain) and the other kinds on it."""
+
+    level: int = 0
+    kinds: set = field(default_factory=set)
+
+
+def terrain_map(game) -> dict[tuple[int, int], Cell]:
+    """Every square that has terrain, with its level and kinds."""
+    squares: dict = {}
+    for entry in game.terrain:
+        for square in entry.all_squares():
+            cell = squares.setdefault(square, Cell())
+            if entry.kind == HILL:
+                # hills are written as nested blocks: a square takes the highest level given it
+                cell.level = max(cell.level, entry.level)
+            else:
+                cell.kinds.add(entry.kind)
+    return squares
+
+
+def draw(game, terrain: dict, units: list) -> tuple[str, list[dict]]:
+    """The map as one SVG, and its legend: each terrain drawn and used, then the unit markers."""
+    drawing = GridMap(game.grid.columns, game.grid.rows)
+    for (c, r), cell in sorted(terrain.items()):
+        if cell.level:
+            drawing.level(c, r, cell.level)
+    for entry in game.terrain:
+        if entry.kind in AREA_KINDS:
+            for c, r in entry.all_squares():
+                drawing.area(entry.kind, c, r)
+    for kind in PATH_KINDS:
+        for entry in game.terrain:
+            if entry.kind == kind:
+                drawing.path(kind, entry.all_squares())
+    # a square holding both a road and a river is a bridge; its deck follows the road's direction there
+    for entry in game.terrain:
+        if entry.kind != ROAD:
+            continue
+        squares = entry.all_squares()
+        for i, (c, r) in enumerate(squares):
+            if RIVER in terrain.get((c, r), Cell()).kinds:
+                near = [squares[j] for j in (i - 1, i + 1) if 0 <= j < len(squares)]
+                drawing.bridge(c, r, horizontal=any(n[1] == r for n in near) if near else True)
+    for entry in game.terrain:
+        if entry.name:
+            drawing.label(*entry.all_squares()[0], entry.name)
+    for objective in game.objectives:
+        drawing.objective(*objective.at)
+    for unit in units:
+        drawing.unit(*unit.unit.at, unit.type.glyph, unit.side.colour, unit.side.shape, unit.unit.facing, unit.code)
+    order = list(LEGEND)
+    legend = [{"label": LEGEND.get(k, k), "image": drawing.swatch_uri(k)}
+              for k in sorted(drawing.used, key=lambda k: order.index(k) if k in LEGEND else 99)]
+    return drawing.svg(), legend
+
+
+def glyph_legend(units: list) -> list[dict]:
+    """One symbol per unit type on the map, in the order the roster first shows it."""
+    out, seen = [], set()
+    for unit in units:
+        if unit.type.name not in seen:
+            seen.add(unit.type.name)
+            out.append({"label": unit.type.name, "image": unit_uri(unit.type.glyph, "#444444", "circle")})
+    return out

@@ -1,0 +1,72 @@
+"""Every unit of the scenario once: its code, side, name and type, and the roster line the pack and cards print."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from ...scenario import SideView
+from . import variants as rule_variants
+from .deck import card_label
+from .glyphs import unit_uri
+from .map import square_name
+from .models import GridScenario, Rules, Unit
+from .rule_data import UnitType
+
+
+@dataclass(frozen=True)
+class Listed:
+    """One unit in roster order: its code (side letter and number, A1, B3), its side's view, its name and type."""
+
+    code: str
+    side: SideView
+    name: str
+    unit: Unit
+    type: UnitType  # with the scenario's variants applied
+
+
+def listed(rules: Rules, game: GridScenario, sides: list[SideView]) -> list[Listed]:
+    """Every unit in roster order; an unnamed unit is called by its type and a number."""
+    out = []
+    for side, view in zip(game.sides, sides):
+        seen: dict[str, int] = {}
+        for u, unit in enumerate(side.units):
+            unit_type = rule_variants.unit_type(rules, unit.type, game.variants)
+            seen[unit.type] = seen.get(unit.type, 0) + 1
+            out.append(Listed(f"{chr(ord('A') + view.index)}{u + 1}", view, unit.name or f"{unit_type.name} {seen[unit.type]}",
+                              unit, unit_type))
+    return out
+
+
+def roster(rules: Rules, units: list[Listed], deck: dict) -> list[dict]:
+    """One roster line per unit: its marker, numbers (poor quality applied), start, and its tile for every turn."""
+    tiles: dict[str, list] = {}
+    for turn in deck["turns"]:
+        for draw in turn["draws"]:
+            tiles.setdefault(draw["code"], []).append(card_label(draw["card"]))
+    weapons = {weapon.id: weapon for weapon in rules.artillery.weapons}
+    rows = []
+    for listed_unit in units:
+        unit, unit_type, side = listed_unit.unit, listed_unit.type, listed_unit.side
+        poor = unit.quality == "poor"
+        power = max(rules.battle.minimum_power, unit_type.battle_power + (rules.quality.poor_modifier if poor else 0))
+        rows.append({
+            "code": listed_unit.code,
+            "name": listed_unit.name,
+            "side": side,
+            "marker": unit_uri(unit_type.glyph, side.colour, side.shape),
+            "type": unit_type.name,
+            "quality": unit.quality,
+            "square": square_name(*unit.at),
+            "facing": unit.facing,
+            "move": unit_type.move,
+            "battle_power": power,
+            "range": unit_type.range or "",
+            "arc": unit_type.arc,
+            "contours": unit_type.contours,
+            "fires": bool(unit_type.range),
+            # seed 004: AFVs and anti-tank guns, whose off-target shots miss, "never fire indirectly"
+            "indirect": unit_type.weapon is not None and not weapons[unit_type.weapon].misses_off_target,
+            "advance": unit_type.advance,
+            "tiles": tiles[listed_unit.code],
+        })
+    return rows
