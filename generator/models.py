@@ -17,7 +17,7 @@ attributes of typed objects instead of `data["a"]["b"]` chains. The dataclass fi
 from __future__ import annotations
 
 import dataclasses
-from typing import Any
+from typing import Any, Callable
 
 from .errors import InputProblems
 from .schema import INVALID, Checker, Key, ListOf, Record, Spec, Str
@@ -54,19 +54,23 @@ class Model:
         """Checks across this record's keys, reported to checker; nothing by default."""
 
     @classmethod
-    def keys(cls) -> list[Key]:
+    def keys(cls, rules: Any = None) -> list[Key]:
+        """The model's keys; kinds declared FromRules are made from `rules`, the rule data they are checked against."""
         out = []
         for f in dataclasses.fields(cls):
             if "spec" not in f.metadata:
                 continue
             required = f.default is _REQUIRED and f.default_factory is _REQUIRED
             default = None if required else (f.default if f.default is not _REQUIRED else f.default_factory())
-            out.append(Key(f.metadata["key"] or f.name, f.metadata["spec"], f.metadata["doc"], required=required, default=default))
+            spec = f.metadata["spec"]
+            if isinstance(spec, FromRules):
+                spec = spec.bind(rules)
+            out.append(Key(f.metadata["key"] or f.name, spec, f.metadata["doc"], required=required, default=default))
         return out
 
     @classmethod
-    def spec(cls) -> "Typed":
-        return Typed(cls)
+    def spec(cls, rules: Any = None) -> Typed:
+        return Typed(cls, rules)
 
     @classmethod
     def from_clean(cls, data: dict) -> "Model":
@@ -76,13 +80,30 @@ class Model:
 
 
 @dataclasses.dataclass
+class FromRules(Spec):
+    """A kind of value the rule data decides (the unit types, the largest grid): `make(rules)` makes it once bound.
+
+    A scenario model declares such keys at module level, `key(FromRules(lambda rules: Choice(...)), doc)`, and is
+    checked as Typed(model, rules), so a house rule that adds a weapon or a unit type changes validation too.
+    """
+
+    make: Callable[[Any], Spec]
+
+    def bind(self, rules: Any) -> Spec:
+        if rules is None:
+            raise TypeError("a FromRules kind needs the rule data: check the model as Typed(model, rules)")
+        return self.make(rules)
+
+
+@dataclasses.dataclass
 class Typed(Spec):
     """A mapping checked against a model's keys and built as an instance of the model."""
 
     model: type[Model]
+    rules: Any = None  # the rule data the model's FromRules kinds are made from
 
     def record(self) -> Record:
-        return Record(self.model.keys())
+        return Record(self.model.keys(self.rules))
 
     def expected(self) -> str:
         return self.record().expected()

@@ -37,10 +37,10 @@ class MorschauserModern(System):
         return {variant.id: variant.summary for variant in self.rules.variants}
 
     def scenario_keys(self) -> list[Key]:
-        return GridScenario.bound_keys(self.rules)
+        return GridScenario.keys(self.rules)
 
     def side_keys(self) -> list[Key]:
-        return Side.bound_keys(self.rules)
+        return Side.keys(self.rules)
 
     def check(self, scenario, checker: Checker) -> list:
         checks.check(self.rules, GridScenario.of(scenario), checker)

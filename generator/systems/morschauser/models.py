@@ -5,10 +5,9 @@ from __future__ import annotations
 import dataclasses
 import re
 from dataclasses import dataclass
-from typing import Any, Callable
 
-from ...models import Model, Typed, UniqueNames, key
-from ...schema import Choice, Int, Key, ListOf, Record, Spec, Str
+from ...models import FromRules, Model, Typed, UniqueNames, key
+from ...schema import Choice, Int, ListOf, Spec, Str
 from ...scenario import NAME_PATTERN
 from .combat import Artillery, Battle
 from .map import FACING_VECTORS, HILL
@@ -57,33 +56,8 @@ class Square(Spec):
         return {"type": "string", "pattern": pattern}
 
 
-@dataclass
-class FromRules(Spec):
-    """A kind of value the rule data decides (the unit types, the largest grid): made by `make(rules)` when bound."""
-
-    make: Callable[[Any], Spec]
-
-
-class ScenarioModel(Model):
-    """A model some of whose keys' kinds come from the rule data (FromRules), bound to one rules object."""
-
-    @classmethod
-    def bound_keys(cls, rules) -> list[Key]:
-        return [dataclasses.replace(k, spec=k.spec.make(rules)) if isinstance(k.spec, FromRules) else k for k in cls.keys()]
-
-
-@dataclass
-class Bound(Typed):
-    """A ScenarioModel checked with its keys made from this rule data."""
-
-    rules: Any = None
-
-    def record(self) -> Record:
-        return Record(self.model.bound_keys(self.rules))
-
-
 @dataclass(frozen=True, kw_only=True)
-class GridSize(ScenarioModel):
+class GridSize(Model):
     """The grid's size in squares."""
 
     columns: int = key(FromRules(lambda rules: Int(4, rules.grid.columns_max)), "Squares across, lettered A, B, C... from the left.")
@@ -91,7 +65,7 @@ class GridSize(ScenarioModel):
 
 
 @dataclass(frozen=True, kw_only=True)
-class Terrain(ScenarioModel):
+class Terrain(Model):
     """One terrain entry: a kind over some squares."""
 
     kind: str = key(FromRules(lambda rules: Choice(rules.terrain.kinds, "a terrain kind, one of")),
@@ -117,7 +91,7 @@ class Terrain(ScenarioModel):
 
 
 @dataclass(frozen=True, kw_only=True)
-class Objective(ScenarioModel):
+class Objective(Model):
     """An objective square."""
 
     name: str = key(Str(40, NAME_PATTERN, "a name"), "The objective's name.")
@@ -126,7 +100,7 @@ class Objective(ScenarioModel):
 
 
 @dataclass(frozen=True, kw_only=True)
-class Unit(ScenarioModel):
+class Unit(Model):
     """One unit of a side, in one square."""
 
     type: str = key(FromRules(lambda rules: Choice([t.id for t in rules.unit_types], "a unit type, one of")),
@@ -140,10 +114,10 @@ class Unit(ScenarioModel):
 
 
 @dataclass(frozen=True, kw_only=True)
-class Side(ScenarioModel):
+class Side(Model):
     """The keys this system adds to each side."""
 
-    units: list = key(FromRules(lambda rules: ListOf(Bound(Unit, rules), min=1, max=200)), "The side's units, one square each.")
+    units: list = key(FromRules(lambda rules: ListOf(Typed(Unit, rules), min=1, max=200)), "The side's units, one square each.")
 
 
 def variant_list(rules) -> Spec:
@@ -152,14 +126,14 @@ def variant_list(rules) -> Spec:
 
 
 @dataclass(frozen=True, kw_only=True)
-class GridScenario(ScenarioModel):
+class GridScenario(Model):
     """The keys this system adds to a scenario, and (after validation) its sides' units."""
 
-    grid: GridSize = key(FromRules(lambda rules: Bound(GridSize, rules)), "The grid's size in squares.")
+    grid: GridSize = key(FromRules(lambda rules: Typed(GridSize, rules)), "The grid's size in squares.")
     turns: int = key(FromRules(lambda rules: Int(1, rules.limits.turns_max)),
                      "How many turns; the schedule draws a tile per unit per turn.", default=8)
     variants: list = key(FromRules(variant_list), "Variants from the readers' comments switched on.", default=[])
-    terrain: list = key(FromRules(lambda rules: ListOf(Bound(Terrain, rules), max=200)), "Terrain by square.", default=[])
+    terrain: list = key(FromRules(lambda rules: ListOf(Typed(Terrain, rules), max=200)), "Terrain by square.", default=[])
     objectives: list = key(ListOf(Typed(Objective), max=20), "Objective squares.", default=[])
     sides: list = dataclasses.field(default_factory=list)  # one Side per scenario side, filled by of()
 
