@@ -62,9 +62,7 @@ class Model:
                 continue
             required = f.default is _REQUIRED and f.default_factory is _REQUIRED
             default = None if required else (f.default if f.default is not _REQUIRED else f.default_factory())
-            spec = f.metadata["spec"]
-            if isinstance(spec, FromRules):
-                spec = spec.bind(rules)
+            spec = bind(f.metadata["spec"], rules)
             out.append(Key(f.metadata["key"] or f.name, spec, f.metadata["doc"], required=required, default=default))
         return out
 
@@ -93,6 +91,21 @@ class FromRules(Spec):
         if rules is None:
             raise TypeError("a FromRules kind needs the rule data: check the model as Typed(model, rules)")
         return self.make(rules)
+
+
+def bind(spec: Spec, rules: Any) -> Spec:
+    """The spec with its FromRules kinds made from `rules`, down through lists, mappings and nested models."""
+    if isinstance(spec, FromRules):
+        return bind(spec.bind(rules), rules)
+    if rules is None:
+        return spec
+    if isinstance(spec, Typed) and spec.rules is None:
+        return dataclasses.replace(spec, rules=rules)
+    if isinstance(spec, ListOf):
+        return dataclasses.replace(spec, item=bind(spec.item, rules))
+    if isinstance(spec, MapOf):
+        return dataclasses.replace(spec, value=bind(spec.value, rules))
+    return spec
 
 
 @dataclasses.dataclass

@@ -6,7 +6,6 @@ The system wires its stages: models (rule data), scenario (scenario keys), check
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from functools import cached_property
 from pathlib import Path
 
 from ...schema import Checker, Key
@@ -18,15 +17,15 @@ from .map import draw
 from .models import Rules
 from .pack import pack_data
 from .roster import units
-from .scenario import ScenarioModels
+from .scenario import Battle, Side, read
 
 
 @dataclass
 class FireteamPrepared(Prepared):
     """A Fireteam build worked out once: the typed scenario keys and sides, and the map (the deck is Prepared.deck)."""
 
-    battle: object = None  # the scenario's Fireteam keys (ScenarioModels.battle)
-    forces: list = field(default_factory=list)  # each side's teams and vehicles (ScenarioModels.side), in order
+    battle: object = None  # the scenario's Fireteam keys (scenario.Battle)
+    forces: list = field(default_factory=list)  # each side's teams and vehicles (scenario.Side), in order
     map: str = ""
 
 
@@ -36,25 +35,20 @@ class FireteamTomorrow(System):
     folder = Path(__file__).parent
     rules_model = Rules
 
-    @cached_property
-    def models(self) -> ScenarioModels:
-        """The scenario's and sides' models, naming this rule data's qualities, weapons and terrain kinds."""
-        return ScenarioModels(self.rules)
-
     def scenario_keys(self) -> list[Key]:
-        return self.models.battle.keys()
+        return Battle.keys(self.rules)
 
     def side_keys(self) -> list[Key]:
-        return self.models.side.keys()
+        return Side.keys(self.rules)
 
     def check(self, scenario, checker: Checker) -> list:
-        return checks.check(self.rules, *self.models.read(scenario), checker)
+        return checks.check(self.rules, *read(scenario), checker)
 
     def odds(self, variants=()) -> list:
         return odds.all_tables(self.rules)
 
     def prepare(self, scenario, seed: int, passes: int | None = None) -> FireteamPrepared:
-        battle, forces = self.models.read(scenario)
+        battle, forces = read(scenario)
         sides = scenario.side_views
         cards = deck_cards(self.rules, units(forces), sides)
         runs = shuffle(cards, seed, passes or battle.passes)

@@ -1,24 +1,25 @@
 """Fireteam Tomorrow's scenario keys as typed models: the table, its terrain and objectives, each side's teams and vehicles.
 
-Terrain kinds, qualities, weapons and the like are names from the rule data, so the models that name them are
-declared for one set of rules: ScenarioModels(rules). The scenario's own keys then read as attributes
-(team.quality, feature.shape) once validation has built them.
+Terrain kinds, qualities, weapons and the like are names from the rule data: those keys are declared FromRules and
+the models are checked bound to the system's rules (Model.keys(rules)). The scenario's own keys then read as
+attributes (team.quality, feature.shape) once validation has built them.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
 
-from ...models import Model, Typed, key
+from ...models import FromRules, Model, Typed, key
 from ...scenario import NAME_PATTERN
 from ...schema import Bool, Choice, Int, ListOf, Num, Numbers, Str
-from .models import Rules
 
 SHAPES = ("rect", "circle", "polygon", "line")
 LABEL = Str(40, NAME_PATTERN, "a label")
 PERSON = Str(40, NAME_PATTERN, "a name")
 NAME = Str(40, NAME_PATTERN, "a name (no control characters, < > { } or \\)")
 POINT = Numbers(("x", "y"), 0, 480)
+A_QUALITY = FromRules(lambda rules: Choice(rules.qualities, "a troop quality, one of"))
+A_WEAPON = FromRules(lambda rules: Choice([w.name for w in rules.weapons], "a weapon from the rule data, one of"))
 RECTANGLE = Numbers(("x", "y", "width", "depth"), 0, 480)
 
 
@@ -39,89 +40,81 @@ class Objective(Model):
     points: int | None = key(Int(0, 100), "Victory points, if the scenario scores them.", default=None)
 
 
-class ScenarioModels:
-    """The scenario's and each side's keys for one set of rule data (its terrain kinds, qualities, weapons...)."""
+@dataclass(frozen=True)
+class Feature(Model):
+    """A terrain piece: a kind, an optional name and cover, and exactly one shape."""
 
-    def __init__(self, rules: Rules):
-        a_quality = Choice(rules.qualities, "a troop quality, one of")
-        a_weapon = Choice([w.name for w in rules.weapons], "a weapon from the rule data, one of")
+    kind: str = key(FromRules(lambda rules: Choice([t.name for t in rules.terrain], "a terrain kind, one of")), "The kind of terrain; it sets the default cover.")
+    name: str = key(LABEL, "A label printed on the map.", default="")
+    cover: str | None = key(FromRules(lambda rules: Choice([c.name for c in rules.cover], "a cover level, one of")), "Cover for figures in or behind it; defaults to the kind's.", default=None)
+    rect: list | None = key(RECTANGLE, "A rectangle in inches from the table's top-left corner.", default=None)
+    circle: list | None = key(Numbers(("x", "y", "radius"), 0, 480), "A circle in inches.", default=None)
+    polygon: list | None = key(ListOf(POINT, min=3, max=64), "Corner points [x, y] in inches.", default=None)
+    line: list | None = key(ListOf(POINT, min=2, max=64), "A road, river, wall or hedge along these points.", default=None)
+    width: float | None = key(Num(0.2, 24), "The width of a line feature in inches.", default=None)
 
-        @dataclass(frozen=True)
-        class Feature(Model):
-            """A terrain piece: a kind, an optional name and cover, and exactly one shape."""
+    @property
+    def shape(self) -> str:
+        """The one shape key given (checked by after)."""
+        return next(name for name in SHAPES if getattr(self, name) is not None)
 
-            kind: str = key(Choice([t.name for t in rules.terrain], "a terrain kind, one of"), "The kind of terrain; it sets the default cover.")
-            name: str = key(LABEL, "A label printed on the map.", default="")
-            cover: str | None = key(Choice([c.name for c in rules.cover], "a cover level, one of"), "Cover for figures in or behind it; defaults to the kind's.", default=None)
-            rect: list | None = key(RECTANGLE, "A rectangle in inches from the table's top-left corner.", default=None)
-            circle: list | None = key(Numbers(("x", "y", "radius"), 0, 480), "A circle in inches.", default=None)
-            polygon: list | None = key(ListOf(POINT, min=3, max=64), "Corner points [x, y] in inches.", default=None)
-            line: list | None = key(ListOf(POINT, min=2, max=64), "A road, river, wall or hedge along these points.", default=None)
-            width: float | None = key(Num(0.2, 24), "The width of a line feature in inches.", default=None)
+    def after(self, path, checker):
+        given = [name for name in SHAPES if getattr(self, name) is not None]
+        if len(given) != 1:
+            checker.report(path, f"a terrain piece has exactly one shape of {', '.join(SHAPES)} (got {len(given) or 'none'})")
+        if self.line is not None and self.width is None:
+            checker.report(path, "a line feature needs a width in inches")
 
-            @property
-            def shape(self) -> str:
-                """The one shape key given (checked by after)."""
-                return next(name for name in SHAPES if getattr(self, name) is not None)
+@dataclass(frozen=True)
+class Battle(Model):
+    """The keys a Fireteam scenario adds to the common ones."""
 
-            def after(self, path, checker):
-                given = [name for name in SHAPES if getattr(self, name) is not None]
-                if len(given) != 1:
-                    checker.report(path, f"a terrain piece has exactly one shape of {', '.join(SHAPES)} (got {len(given) or 'none'})")
-                if self.line is not None and self.width is None:
-                    checker.report(path, "a line feature needs a width in inches")
+    table: TableSize = key(Typed(TableSize), "The table's size in inches.", default=TableSize(72, 48))
+    passes: int = key(Int(1, 40), "How many passes through the deck the run-sheet prints (the game's length).", default=6)
+    terrain: list = key(ListOf(Typed(Feature), max=120), "Terrain pieces drawn on the map.", default=[])
+    objectives: list = key(ListOf(Typed(Objective), max=20), "Objectives marked on the map.", default=[])
 
-        @dataclass(frozen=True)
-        class Battle(Model):
-            """The keys a Fireteam scenario adds to the common ones."""
+@dataclass(frozen=True)
+class Figure(Model):
+    """One figure, or a line of identical figures."""
 
-            table: TableSize = key(Typed(TableSize), "The table's size in inches.", default=TableSize(72, 48))
-            passes: int = key(Int(1, 40), "How many passes through the deck the run-sheet prints (the game's length).", default=6)
-            terrain: list = key(ListOf(Typed(Feature), max=120), "Terrain pieces drawn on the map.", default=[])
-            objectives: list = key(ListOf(Typed(Objective), max=20), "Objectives marked on the map.", default=[])
+    role: str = key(FromRules(lambda rules: Choice([r.name for r in rules.roles], "a role, one of")), "trooper, leader, medic or fixer.", default="trooper")
+    weapon: str | None = key(A_WEAPON, "The figure's weapon (see the weapon table).", default=None)
+    quality: str | None = key(A_QUALITY, "This figure's quality when it differs from its team's.", default=None)
+    name: str | None = key(PERSON, "A name for the figure.", default=None)
+    count: int = key(Int(1, 50), "How many identical figures this line stands for.", default=1)
 
-        @dataclass(frozen=True)
-        class Figure(Model):
-            """One figure, or a line of identical figures."""
+@dataclass(frozen=True, kw_only=True)  # keyword-only: figures, required, comes after optional keys
+class Team(Model):
+    """A fireteam: 3 to 6 figures (a group of less capable fighters may have more)."""
 
-            role: str = key(Choice([r.name for r in rules.roles], "a role, one of"), "trooper, leader, medic or fixer.", default="trooper")
-            weapon: str | None = key(a_weapon, "The figure's weapon (see the weapon table).", default=None)
-            quality: str | None = key(a_quality, "This figure's quality when it differs from its team's.", default=None)
-            name: str | None = key(PERSON, "A name for the figure.", default=None)
-            count: int = key(Int(1, 50), "How many identical figures this line stands for.", default=1)
+    name: str = key(NAME, "The team's name (its cards carry it).")
+    quality: str = key(A_QUALITY, "Poor, Fair, Good, Elite or Hero.")
+    armour: str = key(FromRules(lambda rules: Choice([a.name for a in rules.armour], "an armour level, one of")), "none, light, medium or heavy.", default="none")
+    player: str | None = key(PERSON, "Who plays this team (each player controls one team).", default=None)
+    jump_packs: bool = key(Bool(), "Whether the team wears jump packs.", default=False)
+    group: bool = key(Bool(), "A group of less capable fighters (Poor or Fair), allowed more than six figures.", default=False)
+    figures: list = key(ListOf(Typed(Figure), min=1, max=60), "The figures, one line each or with a count.")
 
-        @dataclass(frozen=True, kw_only=True)  # keyword-only: figures, required, comes after optional keys
-        class Team(Model):
-            """A fireteam: 3 to 6 figures (a group of less capable fighters may have more)."""
+@dataclass(frozen=True)
+class Vehicle(Model):
+    """A tracked, wheeled or flying vehicle."""
 
-            name: str = key(NAME, "The team's name (its cards carry it).")
-            quality: str = key(a_quality, "Poor, Fair, Good, Elite or Hero.")
-            armour: str = key(Choice([a.name for a in rules.armour], "an armour level, one of"), "none, light, medium or heavy.", default="none")
-            player: str | None = key(PERSON, "Who plays this team (each player controls one team).", default=None)
-            jump_packs: bool = key(Bool(), "Whether the team wears jump packs.", default=False)
-            group: bool = key(Bool(), "A group of less capable fighters (Poor or Fair), allowed more than six figures.", default=False)
-            figures: list = key(ListOf(Typed(Figure), min=1, max=60), "The figures, one line each or with a count.")
+    name: str = key(NAME, "The vehicle's name.")
+    kind: str = key(FromRules(lambda rules: Choice(rules.vehicles.kinds, "a vehicle kind, one of")), "tracked, wheeled, hovercraft or helicopter.")
+    quality: str = key(A_QUALITY, "The crew's quality.")
+    weapons: list = key(ListOf(A_WEAPON, min=1, max=4), "The vehicle's weapons.")
+    player: str | None = key(PERSON, "Who drives it.", default=None)
 
-        @dataclass(frozen=True)
-        class Vehicle(Model):
-            """A tracked, wheeled or flying vehicle."""
+@dataclass(frozen=True)
+class Side(Model):
+    """The keys each side adds to its name, colour and briefing."""
 
-            name: str = key(NAME, "The vehicle's name.")
-            kind: str = key(Choice(rules.vehicles.kinds, "a vehicle kind, one of"), "tracked, wheeled, hovercraft or helicopter.")
-            quality: str = key(a_quality, "The crew's quality.")
-            weapons: list = key(ListOf(a_weapon, min=1, max=4), "The vehicle's weapons.")
-            player: str | None = key(PERSON, "Who drives it.", default=None)
+    teams: list = key(ListOf(Typed(Team), min=1, max=16), "The side's fireteams.")
+    vehicles: list = key(ListOf(Typed(Vehicle), max=8), "Tracked, wheeled or flying vehicles.", default=[])
+    deployment: list | None = key(RECTANGLE, "The deployment zone in inches.", default=None)
 
-        @dataclass(frozen=True)
-        class Side(Model):
-            """The keys each side adds to its name, colour and briefing."""
 
-            teams: list = key(ListOf(Typed(Team), min=1, max=16), "The side's fireteams.")
-            vehicles: list = key(ListOf(Typed(Vehicle), max=8), "Tracked, wheeled or flying vehicles.", default=[])
-            deployment: list | None = key(RECTANGLE, "The deployment zone in inches.", default=None)
-
-        self.battle, self.side = Battle, Side
-
-    def read(self, scenario) -> tuple:
-        """A validated scenario's Fireteam keys and its sides' as typed records: (battle, [side, ...])."""
-        return self.battle.from_clean(scenario.data), [self.side.from_clean(side) for side in scenario.sides]
+def read(scenario) -> tuple:
+    """A validated scenario's Fireteam keys and its sides' as typed records: (battle, [side, ...])."""
+    return Battle.from_clean(scenario.data), [Side.from_clean(side) for side in scenario.sides]
