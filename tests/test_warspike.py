@@ -15,7 +15,7 @@ from generator.scenario import validate
 from generator.systems import get
 from generator.systems.warspike import advantage
 from generator.systems.warspike.organisation import organise, tree_rows
-from generator.systems.warspike.scenario import Army, Block, Unit
+from generator.systems.warspike.scenario import Army, Block, Settings, Unit
 
 WS = get("warspike")
 COUNTS = WS.rules.advantage.counts
@@ -99,7 +99,7 @@ def test_validated_sides_hold_typed_units_and_blocks_with_rule_data_defaults():
     assert (loner.leader, loner.mentality, blue.player) == (None, None, "")
     sec_b, platoon = blue.blocks[1], blue.blocks[2]
     assert isinstance(platoon, Block) and (platoon.follows, platoon.level, sec_b.hold) == ("HQ", "", True)
-    assert sc.data["turns"] == WS.rules.turn.default_turns
+    assert sc.data["turns"] is None and Settings.of(sc, WS.rules).turns == WS.rules.turn.default_turns
 
 
 def test_the_block_tree_keeps_broken_links_as_problems_and_stays_walkable():

@@ -11,7 +11,7 @@ from ..base import Prepared, System
 from . import cards, checks, odds, pack, roster
 from .models import Rules
 from .organisation import organise
-from .scenario import Army, Settings, scenario_keys, side_keys
+from .scenario import Army, Settings
 
 
 @dataclass
@@ -34,10 +34,10 @@ class WarSpike(System):
     rules_model = Rules
 
     def scenario_keys(self) -> list[Key]:
-        return scenario_keys(self.rules)
+        return Settings.keys(self.rules)
 
     def side_keys(self) -> list[Key]:
-        return side_keys(self.rules)
+        return Army.keys(self.rules)
 
     def check(self, scenario, checker: Checker) -> list:
         checks.check(self.rules, scenario, checker)
@@ -51,7 +51,7 @@ class WarSpike(System):
         sides = scenario.side_views
         armies = [Army.of(side) for side in scenario.sides]
         organisation = organise([side.name for side in sides], armies)
-        settings = Settings.of(scenario)
+        settings = Settings.of(scenario, self.rules)
         forces = roster.forces(organisation, sides, armies, settings.distance_unit)
         return BlocksPrepared(scenario, seed, None, settings, forces)
 

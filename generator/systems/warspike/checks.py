@@ -24,7 +24,7 @@ def check(rules: Rules, scenario, checker: Checker) -> None:
     if not any(able):
         checker.report(("sides",), f"neither side can be Instigator: every Unit of {names[0]!r} and of "
                        f"{names[1]!r} is under hold orders; a side needs at least one Unit that can advance")
-    named = Settings.of(scenario).instigator
+    named = Settings.of(scenario, rules).instigator
     if named is not None:
         if named not in names:
             checker.report(("instigator",), f"expected a side's name, one of {', '.join(names)} (got {named!r}){suggest(named, names)}")

@@ -2,11 +2,11 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, replace
 
-from ...models import Model, Typed, key
+from ...models import FromRules, Model, Typed, key
 from ...scenario import NAME_PATTERN
-from ...schema import Bool, Choice, Int, Key, ListOf, Num, Record, Str
+from ...schema import Bool, Choice, Int, ListOf, Num, Str
 from .models import Rules
 
 # the mark printed after a Move and the unit in words (seed 002 gives no unit: see the rule data's move_distance)
@@ -14,29 +14,18 @@ DISTANCE_UNITS = {"inch": ('"', "inches"), "cm": (" cm", "centimetres")}
 NAME_WORDS = "a name (no control characters, < > { } or \\)"
 
 
-@dataclass
-class Narrowed(Typed):
-    """A model checked with some keys' limits, defaults or wording taken from the rule data, so a house rule changes them."""
-
-    changes: dict = field(default_factory=dict)  # key name -> the Key fields the rule data sets (spec, default, doc)
-
-    def keys(self) -> list[Key]:
-        return [replace(k, **self.changes.get(k.name, {})) for k in self.model.keys()]
-
-    def record(self) -> Record:
-        return Record(self.keys())
-
-
 @dataclass(frozen=True)
 class Unit(Model):
     """One Unit of an army: its stats, its leader and its orders."""
 
     name: str = key(Str(40, NAME_PATTERN, NAME_WORDS), "The Unit's name; Blocks name their members by it, so it is unique in the scenario.")
-    troops: int = key(Int(1), "How many troops (figures) the Unit has.")
-    stature: float = key(Num(0.1), "The Unit's Stature stat.")
-    move_rate: float = key(Num(0.1), "The Unit's move rate; a Move goes up to Stature x move rate.")
+    troops: int = key(FromRules(lambda rules: Int(1, rules.unit.troops_max)), "How many troops (figures) the Unit has.")
+    stature: float = key(FromRules(lambda rules: Num(0.1, rules.unit.stature_max)), "The Unit's Stature stat.")
+    move_rate: float = key(FromRules(lambda rules: Num(0.1, rules.unit.move_rate_max)),
+                           "The Unit's move rate; a Move goes up to Stature x move rate.")
     leader: str | None = key(Str(60, NAME_PATTERN, "a name"), "Who leads the Unit, where the Scenario gives one.", default=None)
-    mentality: int | None = key(Int(0), "The leader's Mentality stat, where given.", default=None)
+    mentality: int | None = key(FromRules(lambda rules: Int(0, rules.unit.mentality_max)), "The leader's Mentality stat, where given.",
+                                default=None)
     hold: bool = key(Bool(), "Under hold orders: the Unit holds its ground and only reacts.", default=False)
 
 
@@ -78,36 +67,16 @@ class Army(Model):
 class Settings(Model):
     """The keys WarSpike adds to a scenario."""
 
-    turns: int = key(Int(1), "How many turns the game lasts; the tracker prints a box per turn to strike off.",
-                     default=None)  # the rule data's turn.default_turns, set by scenario_keys
+    turns: int | None = key(FromRules(lambda rules: Int(1, rules.turn.turns_max)),
+                            "How many turns the game lasts; the tracker prints a box per turn to strike off. "
+                            "Omitted, the rule data's default (turn.default_turns).", default=None)
     instigator: str | None = key(Str(60, NAME_PATTERN, "a side's name"), "The side that is Instigator on turn 1 without a coin "
                                  "toss (the augmented rules' scenario Instigator); later turns go by Advantage.", default=None)
     distance_unit: str = key(Choice(list(DISTANCE_UNITS), "a unit of length, one of"), "The unit Move distances "
                              "(Stature x move rate) print in.", default="inch")
 
     @classmethod
-    def of(cls, scenario) -> "Settings":
-        return cls.from_clean(scenario.data)
-
-
-def scenario_keys(rules: Rules) -> list[Key]:
-    """The scenario keys, with the number of turns bounded and defaulted by the rule data."""
-    turn = rules.turn
-    return Narrowed(Settings, {"turns": {
-        "spec": Int(1, turn.turns_max),
-        "default": turn.default_turns,
-        "doc": f"How many turns the game lasts (about {turn.battle_seconds} seconds of battle each); "
-               "the tracker prints a box per turn to strike off.",
-    }}).keys()
-
-
-def side_keys(rules: Rules) -> list[Key]:
-    """Each side's keys, with a Unit's stats bounded by the rule data."""
-    limits = rules.unit
-    unit = Narrowed(Unit, {
-        "troops": {"spec": Int(1, limits.troops_max)},
-        "stature": {"spec": Num(0.1, limits.stature_max)},
-        "move_rate": {"spec": Num(0.1, limits.move_rate_max)},
-        "mentality": {"spec": Int(0, limits.mentality_max)},
-    })
-    return Narrowed(Army, {"units": {"spec": ListOf(unit, min=1, max=120)}}).keys()
+    def of(cls, scenario, rules: Rules) -> "Settings":
+        """The WarSpike keys of a validated scenario, the game's length defaulted from the rule data."""
+        settings = cls.from_clean(scenario.data)
+        return settings if settings.turns is not None else replace(settings, turns=rules.turn.default_turns)
