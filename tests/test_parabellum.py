@@ -196,6 +196,16 @@ def test_example_has_hq_assault_only_and_heavy_units():
     assert any("heavy" in w.tags for u in units for w in u.weapons)
 
 
+def test_each_force_and_unit_card_carries_the_cores_side_view():
+    """The pack's forces and the unit cards hold the core's SideView itself (briefing included), not copies of its fields."""
+    scenario = load(SCENARIOS / "vesta-relay.yaml")
+    prepared = SYSTEM.prepare(scenario, 1)
+    assert len(prepared.forces) == len(scenario.side_views)
+    assert all(force.side is view for force, view in zip(prepared.forces, scenario.side_views))
+    fronts = [card for card in SYSTEM.cards(prepared, "poker") if "unit" in card]
+    assert fronts and all(any(card["side"] is view for view in scenario.side_views) for card in fronts)
+
+
 def _cards_at(scenario, size):
     """The system's cards laid out for a card size, as a build would."""
     return SYSTEM.cards(SYSTEM.prepare(scenario, 1), size)
