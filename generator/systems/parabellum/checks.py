@@ -14,9 +14,9 @@ def check(models: ScenarioModels, scenario, checker: Checker) -> list:
         if name in variants[:i]:
             checker.report(("variants", i), f"the variant {name!r} is listed twice")
     seen: set[str] = set()
-    for s, side in enumerate(scenario.sides):
-        for u, unit in enumerate(models.side.from_clean(side).units):
-            path = ("sides", s, "units", u)
+    for side_index, side in enumerate(scenario.sides):
+        for unit_index, unit in enumerate(models.side.from_clean(side).units):
+            path = ("sides", side_index, "units", unit_index)
             if unit.name in seen:
                 checker.report(path + ("name",), f"two units are named {unit.name!r}; their cards must differ")
             seen.add(unit.name)

@@ -98,23 +98,23 @@ def width_mm(text: str, size_pt: float = 7.0, bold: bool = False) -> float:
 def lines(words: list[float], space: float, room: float) -> int:
     """Lines greedy wrapping needs for words of these widths (mm) on a line `room` wide; a too-long word breaks."""
     count, used = 0, None
-    for w in words:
-        if used is not None and used + space + w <= room:
-            used += space + w
+    for width in words:
+        if used is not None and used + space + width <= room:
+            used += space + width
             continue
-        if w > room:  # overflow-wrap: anywhere breaks it over whole lines
-            count += ceil(w / room)
-            used = w - (ceil(w / room) - 1) * room
+        if width > room:  # overflow-wrap: anywhere breaks it over whole lines
+            count += ceil(width / room)
+            used = width - (ceil(width / room) - 1) * room
         else:
             count += 1
-            used = w
+            used = width
     return max(1, count)
 
 
 def text_rows(text: str, geometry: Geometry, bold=frozenset(), extra: list[float] = ()) -> int:
     """Rows `text` wraps to across the card body: words in `bold` measured bold, unbreakable boxes `extra` mm wide at its end."""
     pt = geometry.text_pt
-    words = [width_mm(w, pt, w in bold) for w in text.split()] + list(extra)
+    words = [width_mm(word, pt, word in bold) for word in text.split()] + list(extra)
     return lines(words, width_mm(" ", pt), geometry.inner_mm - SLACK_MM)
 
 

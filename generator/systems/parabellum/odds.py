@@ -45,7 +45,7 @@ def points_for(rules: Rules, face_points: int, stress: int, order: bool) -> int:
 
 def action_points(rules: Rules, stress: int, order: bool, discipline: int | None = None) -> Dist:
     """The exact distribution of a unit's action points for this activation."""
-    return Dist.table(roll_points(rules, discipline)).map(lambda p: points_for(rules, p, stress, order))
+    return Dist.table(roll_points(rules, discipline)).map(lambda face_points: points_for(rules, face_points, stress, order))
 
 
 def stress_levels(rules: Rules, discipline: int | None = None) -> list[int]:
@@ -108,7 +108,8 @@ def order_value(rules: Rules, stress: int, discipline: int | None = None) -> dic
     points = roll_points(rules, discipline)
     die = len(points)
     # the same roll with and without the order: the order is wasted when the clamp swallows it
-    wasted = Fraction(sum(1 for p in points if points_for(rules, p, stress, True) == points_for(rules, p, stress, False)), die)
+    same = sum(1 for face_points in points if points_for(rules, face_points, stress, True) == points_for(rules, face_points, stress, False))
+    wasted = Fraction(same, die)
     return {
         "stress": stress,
         "expected_without": plain.mean(),

@@ -17,11 +17,11 @@ class Plan:
     fire_and_charge: bool  # both Fire! and Charge!: open only when every fired weapon is Assault
 
 
-def _wastes_aim(steps: tuple[str, ...], acts: dict[str, Action]) -> bool:
+def _wastes_aim(steps: tuple[str, ...], actions: dict[str, Action]) -> bool:
     # seed 003: Take Aim!'s bonus "is lost if the unit doesn't take a Fire! action on that same activation"
     for i, step in enumerate(steps):
-        target = acts[step].bonus_for
-        if target and not any(acts[later].action == target for later in steps[i + 1:]):
+        target = actions[step].bonus_for
+        if target and not any(actions[later].action == target for later in steps[i + 1:]):
             return True
     return False
 
@@ -38,26 +38,26 @@ def all_plans(rules: Rules, points: int | None = None) -> list[Plan]:
     an `alone` action (Stand Ready!) is never combined, and the costs must fit the points.
     Weapon-dependent rules are applied per unit by `for_unit`.
     """
-    acts = rules.actions_by_id
+    actions = rules.actions_by_id
     top = rules.action_points.max if points is None else points
     found: list[Plan] = []
 
     def extend(steps: tuple[str, ...], spent: int) -> None:
         if steps:
-            found.append(Plan(steps, spent, _wastes_aim(steps, acts), _fire_and_charge(steps, rules)))
-            if any(acts[step].alone for step in steps):
+            found.append(Plan(steps, spent, _wastes_aim(steps, actions), _fire_and_charge(steps, rules)))
+            if any(actions[step].alone for step in steps):
                 return
-        used = {acts[step].action for step in steps}
-        for action_id, act in acts.items():
-            cost = rules.cost(act)
-            if act.action in used or spent + cost > top:
+        used = {actions[step].action for step in steps}
+        for action_id, action in actions.items():
+            cost = rules.cost(action)
+            if action.action in used or spent + cost > top:
                 continue
-            if act.alone and steps:
+            if action.alone and steps:
                 continue
             extend(steps + (action_id,), spent + cost)
 
     extend((), 0)
-    order = {action_id: i for i, action_id in enumerate(acts)}
+    order = {action_id: i for i, action_id in enumerate(actions)}
     return sorted(found, key=lambda plan: (plan.cost, len(plan.steps), [order[step] for step in plan.steps]))
 
 
@@ -91,8 +91,8 @@ def for_unit(plans: list[Plan], weapons: list, rules: Rules) -> list[Plan]:
 
 def plan_text(plan: Plan, rules: Rules, short: bool = False) -> str:
     """'Move! › Take Aim! › Fire!' or, on cards, 'Move·Aim·Fire' (Long actions in capitals)."""
-    acts = [rules.action(step) for step in plan.steps]
+    actions = [rules.action(step) for step in plan.steps]
     if short:
-        return "\u00b7".join(act.abbr for act in acts)
-    return " \u203a ".join(act.name + (" (Long)" if act.action == rules.fire_and_charge.fire and act.kind == "long" else "")
-                           for act in acts)
+        return "\u00b7".join(action.abbr for action in actions)
+    return " \u203a ".join(action.name + (" (Long)" if action.action == rules.fire_and_charge.fire and action.kind == "long" else "")
+                           for action in actions)

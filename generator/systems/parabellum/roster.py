@@ -8,6 +8,7 @@ from ...scenario import SideView
 from ..base import Prepared
 from . import odds, plans
 from .models import Rules
+from .units import DISCIPLINE, ScenarioModels
 
 
 @dataclass
@@ -115,16 +116,18 @@ def unit_sheet(rules: Rules, unit, discipline_on: bool, prepared: ForcesPrepared
     }
 
 
-def prepare(rules: Rules, models, scenario, seed: int) -> ForcesPrepared:
-    """The build's plans and forces, each worked out once (models: the units.ScenarioModels of these rules)."""
+def prepare(rules: Rules, models: ScenarioModels, scenario, seed: int) -> ForcesPrepared:
+    """The build's plans and forces, each worked out once (models: the scenario models of these rules)."""
     variants = tuple(models.setup.from_clean(scenario.data).variants)
     every = plans.all_plans(rules)
-    prepared = ForcesPrepared(scenario, seed, None, variants, every, {plan: plan_row(rules, plan) for plan in every})
-    discipline_on = "discipline" in variants
+    rows = {plan: plan_row(rules, plan) for plan in every}
+    prepared = ForcesPrepared(scenario, seed, deck=None, variants=variants, plans=every, rows=rows)
+    discipline_on = DISCIPLINE in variants
     for view, side in zip(scenario.side_views, scenario.sides):
         typed = models.side.from_clean(side).units
         units = [unit_sheet(rules, unit, discipline_on, prepared) for unit in typed]
         prepared.disciplines |= {unit.discipline for unit in typed}
-        prepared.forces.append(Force(view, units, sum(u["models"] for u in units), sum(u["command_points"] for u in units),
-                                     sum(1 for u in units if u["hq"])))
+        prepared.forces.append(Force(side=view, units=units, models=sum(unit["models"] for unit in units),
+                                     command_points=sum(unit["command_points"] for unit in units),
+                                     hqs=sum(1 for unit in units if unit["hq"])))
     return prepared
