@@ -12,14 +12,16 @@ from pypdf import PdfReader
 from conftest import SCENARIOS
 from generator.build import load
 from generator.systems import get
-from generator.systems.parabellum import cardfit, odds, plans
+from generator.systems.parabellum import cardfit, measure, odds, plans
 
 SYSTEM = get("para-bellum")
 RULES = SYSTEM.rules
 
-RIFLE = {"name": "Rifles", "tags": []}
-SHOTGUN = {"name": "Shotguns", "tags": ["assault"]}
-CANNON = {"name": "Cannon", "tags": ["heavy"]}
+WEAPON = SYSTEM.scenario_models.weapon
+UNIT = SYSTEM.scenario_models.unit
+RIFLE = WEAPON(name="Rifles", tags=[])
+SHOTGUN = WEAPON(name="Shotguns", tags=["assault"])
+CANNON = WEAPON(name="Cannon", tags=["heavy"])
 
 
 def steps(*names):
@@ -66,10 +68,10 @@ def test_discipline_two_is_the_standard_table():
 
 def test_seed_examples_one_and_two():
     """Ex 1: stress 2, ordered, a 3 gives 1 point (0 without the order); Ex 2: unstressed, ordered, a 6 gives 3."""
-    two = RULES["action_points"]["points"][3 - 1]
+    two = RULES.action_points.points[3 - 1]
     assert odds.points_for(RULES, two, 2, True) == 1
     assert odds.points_for(RULES, two, 2, False) == 0
-    six = RULES["action_points"]["points"][6 - 1]
+    six = RULES.action_points.points[6 - 1]
     assert odds.points_for(RULES, six, 0, True) == odds.points_for(RULES, six, 0, False) == 3
 
 
@@ -165,7 +167,7 @@ def test_fire_then_charge_needs_every_fired_weapon_assault():
     assert steps("fire-short", "charge") in mixed
     assert steps("fire-long", "charge") not in mixed and steps("charge", "fire-long") not in mixed
     # heavy and Assault: the Long Fire! may charge too
-    both = {p.steps for p in plans.for_unit(everything, [{"name": "Rotary", "tags": ["heavy", "assault"]}], RULES)}
+    both = {p.steps for p in plans.for_unit(everything, [WEAPON(name="Rotary", tags=["heavy", "assault"])], RULES)}
     assert steps("fire-long", "charge") in both and steps("fire-short") not in both
 
 
@@ -189,9 +191,19 @@ def test_example_has_hq_assault_only_and_heavy_units():
     """The example scenario holds an HQ, an assault-only unit and a heavy-weapon unit, as the issue asks."""
     scenario = load(SCENARIOS / "vesta-relay.yaml")
     units = [u for side in scenario.sides for u in side["units"]]
-    assert any(u["hq"] and u["command_points"] for u in units)
-    assert any(u["weapons"] and all("assault" in w["tags"] for w in u["weapons"]) for u in units)
-    assert any("heavy" in w["tags"] for u in units for w in u["weapons"])
+    assert any(u.hq and u.command_points for u in units)
+    assert any(u.weapons and all("assault" in w.tags for w in u.weapons) for u in units)
+    assert any("heavy" in w.tags for u in units for w in u.weapons)
+
+
+def test_each_force_and_unit_card_carries_the_cores_side_view():
+    """The pack's forces and the unit cards hold the core's SideView itself (briefing included), not copies of its fields."""
+    scenario = load(SCENARIOS / "vesta-relay.yaml")
+    prepared = SYSTEM.prepare(scenario, 1)
+    assert len(prepared.forces) == len(scenario.side_views)
+    assert all(force.side is view for force, view in zip(prepared.forces, scenario.side_views))
+    fronts = [card for card in SYSTEM.cards(prepared, "poker") if "unit" in card]
+    assert fronts and all(any(card["side"] is view for view in scenario.side_views) for card in fronts)
 
 
 def _cards_at(scenario, size):
@@ -201,8 +213,8 @@ def _cards_at(scenario, size):
 
 def _worst_scenario():
     scenario = load(SCENARIOS / "vesta-relay.yaml")
-    worst = {"name": "Worst", "models": 1, "movement": 6, "hq": True, "command_points": 20, "stress": 0,
-             "discipline": None, "weapons": [{"name": f"Weapon {i}", "tags": ["assault"]} for i in range(8)]}
+    worst = UNIT(name="Worst", models=1, movement=6, hq=True, command_points=20, stress=0, discipline=None,
+                 weapons=[WEAPON(name=f"Weapon {i}", tags=["assault"]) for i in range(8)])
     scenario.data["sides"][0]["units"].append(worst)
     return scenario
 
@@ -212,25 +224,25 @@ def test_plan_lists_fit_their_cards(size):
     """At every size, every unit's plans are on its cards exactly once, no card holds more rows than its size
     allows, and no plan is wider than its column."""
     scenario = _worst_scenario()
-    geo = cardfit.geometry(size)
+    geometry = measure.for_size(size)
     printed: dict[str, list] = {}
     for card in _cards_at(scenario, size):
         if "items" not in card:
             continue
-        assert card["fit"] is geo
+        assert card["fit"] is geometry
         unit = card["unit"]
-        assert sum(cardfit.item_rows(item) for item in card["items"]) <= geo.body_rows, (unit["name"], card["part"])
+        assert sum(cardfit.item_rows(item) for item in card["items"]) <= geometry.body_rows, (unit["name"], card["part"])
         if card["part"] > 1:
             assert card["items"][0]["block"] == "legend"
         for g in card["groups"]:
-            column = geo.column_mm(g["cols"])
+            column = geometry.column_mm(g["cols"])
             for row in g["rows"]:
                 assert len(row) <= g["cols"]
                 for p in row:
-                    assert cardfit.width_mm(p["abbr"] + p["mark"], geo.text_pt) < column
+                    assert measure.width_mm(p["abbr"] + p["mark"], geometry.text_pt) < column
                 printed.setdefault(unit["name"], []).extend((g["points"], p["abbr"]) for p in row)
-    for side in SYSTEM._forces(scenario):
-        for unit in side["units"]:
+    for force in SYSTEM.prepare(scenario, 1).forces:
+        for unit in force.units:
             every = [(g["points"], p["abbr"]) for g in unit["plans"] for p in g["plans"]]
             assert sorted(printed[unit["name"]]) == sorted(every)  # each plan once, none lost, none twice
 
@@ -238,7 +250,7 @@ def test_plan_lists_fit_their_cards(size):
 def test_card_geometry_is_per_size():
     """Mini cards are narrower and shorter, so a unit needs more follow-on cards; tarot cards hold more rows in larger type."""
     scenario = load(SCENARIOS / "vesta-relay.yaml")
-    mini, poker, tarot = cardfit.geometry("mini"), cardfit.geometry("poker"), cardfit.geometry("tarot")
+    mini, poker, tarot = measure.for_size("mini"), measure.for_size("poker"), measure.for_size("tarot")
     assert mini.inner_mm < poker.inner_mm < tarot.inner_mm and mini.body_rows < poker.body_rows < tarot.body_rows
     assert tarot.text_pt > poker.text_pt == mini.text_pt == 7.0  # the print floor
     assert mini.track == "down" and poker.track == "across"
@@ -262,13 +274,13 @@ def test_wrapped_text_is_measured_into_rows():
             "weapons": [{"name": "A very long weapon name indeed", "tag_text": "heavy, assault"}],
             "fire_charge": "Fires non-Assault weapons: no Charge! in an activation with Fire!.",
             "track": {"faces": "1\u20135 \u00b7 6", "levels": [{}] * 5}}
-    rows = {size: {b["block"]: b["rows"] for b in cardfit.unit_blocks(unit, cardfit.geometry(size))} for size in ("mini", "poker")}
+    rows = {size: {b["block"]: b["rows"] for b in cardfit.unit_blocks(unit, measure.for_size(size))} for size in ("mini", "poker")}
     assert rows["mini"]["stats"] == 2 and rows["poker"]["stats"] == 1
     assert rows["mini"]["weapon"] == 2 and rows["mini"]["fc"] == 3 and rows["poker"]["fc"] == 2
     assert rows["mini"]["track"] == 6 + 1 + 1 and rows["poker"]["track"] == 3 + 1 + 1
     plans_ = [{"abbr": "Charge\u00b7Move\u00b7Aim", "mark": " \u2020"}] * 20
     for first in range(0, 16):
-        cards = cardfit.paginate([{"block": "stats", "rows": first}], [{"points": 3, "plans": plans_}], cardfit.geometry("mini"))
+        cards = cardfit.paginate([{"block": "stats", "rows": first}], [{"points": 3, "plans": plans_}], measure.for_size("mini"))
         pieces = [len(i["rows"]) for c in cards for i in c if i["block"] == "plans"]
         assert sum(pieces) == 20 and min(pieces) >= 2, (first, pieces)
 

@@ -6,71 +6,71 @@ from fractions import Fraction
 
 from ...dice import Dist
 from ...tables import Column, Table
+from .models import Rules
 
 
-def roll_points(rules: dict, discipline: int | None = None) -> list[int]:
+def roll_points(rules: Rules, discipline: int | None = None) -> list[int]:
     """The action points each face of the D6 gives, face 1 first.
 
     Standard roll: the seed's table. Discipline variant: a natural 6 is perfect, a face at or
     above the Discipline score a success, anything else a failure.
     """
     if discipline is None:
-        return list(rules["action_points"]["points"])
-    v = rules["variants"]["discipline"]
-    die = rules["action_points"]["die"]
+        return list(rules.action_points.points)
+    test = rules.variants.discipline
     out = []
-    for face in range(1, die + 1):
-        if face == v["perfect_natural"]:
-            out.append(v["perfect"])
+    for face in range(1, rules.action_points.die + 1):
+        if face == test.perfect_natural:
+            out.append(test.perfect)
         elif face >= discipline:
-            out.append(v["success"])
+            out.append(test.success)
         else:
-            out.append(v["failure"])
+            out.append(test.failure)
     return out
 
 
-def modifier(rules: dict, stress: int, order: bool) -> int:
+def modifier(rules: Rules, stress: int, order: bool) -> int:
     """Stress and the order combined first, as the seed says, then added to the roll's points."""
-    return stress * rules["stress"]["per_point"] + (rules["order"]["bonus"] if order else 0)
+    return stress * rules.stress.per_point + (rules.order.bonus if order else 0)
 
 
-def clamp(rules: dict, value: int) -> int:
-    ap = rules["action_points"]
-    return max(ap["min"], min(ap["max"], value))
+def clamp(rules: Rules, value: int) -> int:
+    limits = rules.action_points
+    return max(limits.min, min(limits.max, value))
 
 
-def points_for(rules: dict, face_points: int, stress: int, order: bool) -> int:
+def points_for(rules: Rules, face_points: int, stress: int, order: bool) -> int:
     return clamp(rules, face_points + modifier(rules, stress, order))
 
 
-def action_points(rules: dict, stress: int, order: bool, discipline: int | None = None) -> Dist:
+def action_points(rules: Rules, stress: int, order: bool, discipline: int | None = None) -> Dist:
     """The exact distribution of a unit's action points for this activation."""
-    return Dist.table(roll_points(rules, discipline)).map(lambda p: points_for(rules, p, stress, order))
+    return Dist.table(roll_points(rules, discipline)).map(lambda face_points: points_for(rules, face_points, stress, order))
 
 
-def stress_levels(rules: dict, discipline: int | None = None) -> list[int]:
+def stress_levels(rules: Rules, discipline: int | None = None) -> list[int]:
     """Stress 0 up to the first level where even an ordered unit never acts; every higher level plays the same."""
     out = []
-    for stress in range(rules["stress"]["max"] + 1):
+    for stress in range(rules.stress.max + 1):
         out.append(stress)
-        if action_points(rules, stress, True, discipline)[rules["action_points"]["min"]] == 1:
+        if action_points(rules, stress, True, discipline)[rules.action_points.min] == 1:
             break
     return out
 
 
-def point_values(rules: dict) -> list[int]:
-    ap = rules["action_points"]
-    return list(range(ap["min"], ap["max"] + 1))
+def point_values(rules: Rules) -> list[int]:
+    limits = rules.action_points
+    return list(range(limits.min, limits.max + 1))
 
 
-def _disciplines(rules: dict, variants) -> list[int | None]:
+def _disciplines(rules: Rules, variants) -> list[int | None]:
     if "discipline" in variants:
-        v = rules["variants"]["discipline"]
-        return list(range(v["min"], v["max"] + 1))
+        test = rules.variants.discipline
+        return list(range(test.min, test.max + 1))
     return [None]
 
 
-def action_points_table(rules: dict, variants=()) -> Table:
+def action_points_table(rules: Rules, variants=()) -> Table:
     """JSON contract: table `action-points`, a row per stress and order, fields ap0..ap3 and expected."""
     disciplines = _disciplines(rules, variants)
     values = point_values(rules)
@@ -82,13 +82,13 @@ def action_points_table(rules: dict, variants=()) -> Table:
     columns.append(Column("expected", "Expected points", "exact"))
     rows = []
     top = 0
-    for d in disciplines:
-        levels = stress_levels(rules, d)
+    for discipline in disciplines:
+        levels = stress_levels(rules, discipline)
         top = max(top, levels[-1])
         for stress in levels:
             for order in (False, True):
-                dist = action_points(rules, stress, order, d)
-                row = {} if d is None else {"discipline": d}
+                dist = action_points(rules, stress, order, discipline)
+                row = {} if discipline is None else {"discipline": discipline}
                 row.update({"stress": stress, "order": order})
                 row.update({f"ap{n}": dist[n] for n in values})
                 row["expected"] = dist.mean()
@@ -101,26 +101,27 @@ def action_points_table(rules: dict, variants=()) -> Table:
     return Table("action-points", title, columns, rows, note=note, meta={"stress_and_more": top})
 
 
-def order_value(rules: dict, stress: int, discipline: int | None = None) -> dict:
+def order_value(rules: Rules, stress: int, discipline: int | None = None) -> dict:
     """What an order buys at this Stress: expected points with and without, and how often it changes nothing."""
     plain = action_points(rules, stress, False, discipline)
     ordered = action_points(rules, stress, True, discipline)
     points = roll_points(rules, discipline)
     die = len(points)
     # the same roll with and without the order: the order is wasted when the clamp swallows it
-    wasted = Fraction(sum(1 for p in points if points_for(rules, p, stress, True) == points_for(rules, p, stress, False)), die)
+    same = sum(1 for face_points in points if points_for(rules, face_points, stress, True) == points_for(rules, face_points, stress, False))
+    wasted = Fraction(same, die)
     return {
         "stress": stress,
         "expected_without": plain.mean(),
         "expected_with": ordered.mean(),
         "gain": ordered.mean() - plain.mean(),
-        "none_without": plain[rules["action_points"]["min"]],
-        "none_with": ordered[rules["action_points"]["min"]],
+        "none_without": plain[rules.action_points.min],
+        "none_with": ordered[rules.action_points.min],
         "wasted": wasted,
     }
 
 
-def order_value_table(rules: dict, variants=()) -> Table:
+def order_value_table(rules: Rules, variants=()) -> Table:
     disciplines = _disciplines(rules, variants)
     columns = []
     if disciplines != [None]:
@@ -135,14 +136,14 @@ def order_value_table(rules: dict, variants=()) -> Table:
         Column("wasted", "Order changes nothing"),
     ]
     rows = []
-    for d in disciplines:
-        for stress in stress_levels(rules, d):
-            row = {} if d is None else {"discipline": d}
-            rows.append({**row, **order_value(rules, stress, d)})
+    for discipline in disciplines:
+        for stress in stress_levels(rules, discipline):
+            row = {} if discipline is None else {"discipline": discipline}
+            rows.append({**row, **order_value(rules, stress, discipline)})
     return Table("order-value", "What a Take Action! order buys", columns, rows,
                  note="Order buys: the change in expected action points for one Command Point. "
                       "It changes nothing when the roll would reach 3 anyway, or stays at 0 even with it.")
 
 
-def all_tables(rules: dict, variants=()) -> list[Table]:
+def all_tables(rules: Rules, variants=()) -> list[Table]:
     return [action_points_table(rules, variants), order_value_table(rules, variants)]
