@@ -13,15 +13,14 @@ from conftest import SCENARIOS
 from generator.build import load
 from generator.systems import get
 from generator.systems.parabellum import cardfit, measure, odds, plans
+from generator.systems.parabellum.units import Unit, Weapon
 
 SYSTEM = get("para-bellum")
 RULES = SYSTEM.rules
 
-WEAPON = SYSTEM.scenario_models.weapon
-UNIT = SYSTEM.scenario_models.unit
-RIFLE = WEAPON(name="Rifles", tags=[])
-SHOTGUN = WEAPON(name="Shotguns", tags=["assault"])
-CANNON = WEAPON(name="Cannon", tags=["heavy"])
+RIFLE = Weapon(name="Rifles", tags=[])
+SHOTGUN = Weapon(name="Shotguns", tags=["assault"])
+CANNON = Weapon(name="Cannon", tags=["heavy"])
 
 
 def steps(*names):
@@ -167,7 +166,7 @@ def test_fire_then_charge_needs_every_fired_weapon_assault():
     assert steps("fire-short", "charge") in mixed
     assert steps("fire-long", "charge") not in mixed and steps("charge", "fire-long") not in mixed
     # heavy and Assault: the Long Fire! may charge too
-    both = {p.steps for p in plans.for_unit(everything, [WEAPON(name="Rotary", tags=["heavy", "assault"])], RULES)}
+    both = {p.steps for p in plans.for_unit(everything, [Weapon(name="Rotary", tags=["heavy", "assault"])], RULES)}
     assert steps("fire-long", "charge") in both and steps("fire-short") not in both
 
 
@@ -213,8 +212,8 @@ def _cards_at(scenario, size):
 
 def _worst_scenario():
     scenario = load(SCENARIOS / "vesta-relay.yaml")
-    worst = UNIT(name="Worst", models=1, movement=6, hq=True, command_points=20, stress=0, discipline=None,
-                 weapons=[WEAPON(name=f"Weapon {i}", tags=["assault"]) for i in range(8)])
+    worst = Unit(name="Worst", models=1, movement=6, hq=True, command_points=20, stress=0, discipline=None,
+                 weapons=[Weapon(name=f"Weapon {i}", tags=["assault"]) for i in range(8)])
     scenario.data["sides"][0]["units"].append(worst)
     return scenario
 

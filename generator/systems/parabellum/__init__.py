@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-from functools import cached_property
 from pathlib import Path
 
 from ...schema import Checker, Key
@@ -10,7 +9,7 @@ from ..base import System
 from . import cards, checks, odds, pack, roster
 from .models import Rules
 from .roster import ForcesPrepared
-from .units import ScenarioModels, scenario_models
+from .units import Setup, Side
 
 
 class ParaBellum(System):
@@ -27,28 +26,23 @@ class ParaBellum(System):
     # every size has its own measured geometry (measure.GEOMETRY) and styles (cards.css)
     card_sizes = ("poker", "mini", "tarot")
 
-    @cached_property
-    def scenario_models(self) -> ScenarioModels:
-        """The scenario's keys as models, bounded by this system's rule data."""
-        return scenario_models(self.rules)
-
     def variants(self) -> dict[str, str]:
         return {name: variant.summary for name, variant in self.rules.variants.by_name().items()}
 
     def scenario_keys(self) -> list[Key]:
-        return self.scenario_models.setup.keys()
+        return Setup.keys(self.rules)
 
     def side_keys(self) -> list[Key]:
-        return self.scenario_models.side.keys()
+        return Side.keys(self.rules)
 
     def check(self, scenario, checker: Checker) -> list:
-        return checks.check(self.scenario_models, scenario, checker)
+        return checks.check(scenario, checker)
 
     def odds(self, variants=()) -> list:
         return odds.all_tables(self.rules, tuple(variants))
 
     def prepare(self, scenario, seed: int, passes: int | None = None) -> ForcesPrepared:
-        return roster.prepare(self.rules, self.scenario_models, scenario, seed)
+        return roster.prepare(self.rules, scenario, seed)
 
     def pack(self, prepared: ForcesPrepared) -> dict:
         return pack.pack(self.rules, prepared)

@@ -3,19 +3,19 @@
 from __future__ import annotations
 
 from ...schema import Checker
-from .units import DISCIPLINE, ScenarioModels
+from .units import DISCIPLINE, Setup, Side
 
 
-def check(models: ScenarioModels, scenario, checker: Checker) -> list:
+def check(scenario, checker: Checker) -> list:
     """Problems a shape-clean scenario can still have; reported to checker. Para Bellum has no warnings."""
-    variants = models.setup.from_clean(scenario.data).variants
+    variants = Setup.from_clean(scenario.data).variants
     variant_on = DISCIPLINE in variants
     for i, name in enumerate(variants):
         if name in variants[:i]:
             checker.report(("variants", i), f"the variant {name!r} is listed twice")
     seen: set[str] = set()
     for side_index, side in enumerate(scenario.sides):
-        for unit_index, unit in enumerate(models.side.from_clean(side).units):
+        for unit_index, unit in enumerate(Side.from_clean(side).units):
             path = ("sides", side_index, "units", unit_index)
             if unit.name in seen:
                 checker.report(path + ("name",), f"two units are named {unit.name!r}; their cards must differ")

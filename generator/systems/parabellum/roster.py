@@ -8,7 +8,7 @@ from ...scenario import SideView
 from ..base import Prepared
 from . import odds, plans
 from .models import Rules
-from .units import DISCIPLINE, ScenarioModels
+from .units import DISCIPLINE, Setup, Side
 
 
 @dataclass
@@ -116,15 +116,15 @@ def unit_sheet(rules: Rules, unit, discipline_on: bool, prepared: ForcesPrepared
     }
 
 
-def prepare(rules: Rules, models: ScenarioModels, scenario, seed: int) -> ForcesPrepared:
+def prepare(rules: Rules, scenario, seed: int) -> ForcesPrepared:
     """The build's plans and forces, each worked out once (models: the scenario models of these rules)."""
-    variants = tuple(models.setup.from_clean(scenario.data).variants)
+    variants = tuple(Setup.from_clean(scenario.data).variants)
     every = plans.all_plans(rules)
     rows = {plan: plan_row(rules, plan) for plan in every}
     prepared = ForcesPrepared(scenario, seed, deck=None, variants=variants, plans=every, rows=rows)
     discipline_on = DISCIPLINE in variants
     for view, side in zip(scenario.side_views, scenario.sides):
-        typed = models.side.from_clean(side).units
+        typed = Side.from_clean(side).units
         units = [unit_sheet(rules, unit, discipline_on, prepared) for unit in typed]
         prepared.disciplines |= {unit.discipline for unit in typed}
         prepared.forces.append(Force(side=view, units=units, models=sum(unit["models"] for unit in units),

@@ -4,10 +4,9 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from ...models import Model, Typed, key
+from ...models import FromRules, Model, Typed, key
 from ...scenario import NAME_PATTERN
 from ...schema import Bool, Choice, Int, ListOf, Str
-from .models import Rules
 
 DISCIPLINE = "discipline"
 
@@ -17,66 +16,49 @@ def _name(length: int = 40) -> Str:
 
 
 @dataclass(frozen=True)
-class ScenarioModels:
-    """The models of one rule data: `setup` holds the scenario's own keys, `side` a side's, `unit` and `weapon` theirs."""
+class Weapon(Model):
+    """One ranged weapon of a unit, with its tags."""
 
-    setup: type[Model]
-    side: type[Model]
-    unit: type[Model]
-    weapon: type[Model]
+    name: str = key(_name(), "The weapon's name as printed.")
+    tags: list = key(FromRules(lambda rules: ListOf(Choice(rules.tag_names, "a weapon tag, one of"), max=len(rules.tag_names))),
+                     "Special rules: heavy (fired only by a Long Fire!), assault (may Fire! and Charge!).", default=[])
 
+    def after(self, path, checker):
+        for i, tag in enumerate(self.tags):
+            if tag in self.tags[:i]:
+                checker.report(path + ("tags", i), f"the tag {tag!r} is given twice")
 
-def scenario_models(rules: Rules) -> ScenarioModels:
-    """The models whose limits and names come from this rule data (weapon tags, Stress and Command Point limits)."""
-    tag_names = rules.tag_names  # not `tags`: a class body reading a name it also defines skips the closure
-    test = rules.variants.discipline
+@dataclass(frozen=True)
+class Unit(Model):
+    """One unit of a side: it activates, rolls for action points and acts as a whole."""
 
-    @dataclass(frozen=True)
-    class Weapon(Model):
-        """One ranged weapon of a unit, with its tags."""
+    name: str = key(_name(), "The unit's name (its cards carry it).")
+    models: int = key(Int(1, 100), "How many models the unit has; it acts as a whole.")
+    movement: int = key(Int(0, 48), "Movement Value in inches: Move! and Charge! go this far, Run! twice as far.")
+    weapons: list = key(ListOf(Typed(Weapon), max=8), "The unit's ranged weapons, each with its tags.", default=[])
+    hq: bool = key(Bool(), "An HQ unit: it holds Command Points to order Take Action!.", default=False)
+    command_points: int | None = key(FromRules(lambda rules: Int(1, rules.hq.command_points_max)),
+                                     "An HQ's Command Points (one per Take Action! order).", default=None)
+    stress: int = key(FromRules(lambda rules: Int(0, rules.stress.max)), "Stress points the unit starts with.", default=0)
+    discipline: int | None = key(FromRules(lambda rules: Int(rules.variants.discipline.min, rules.variants.discipline.max)), "Discipline score needed on a D6 (2 to 6); required with the "
+                                 "discipline variant, refused without it.", default=None)
 
-        name: str = key(_name(), "The weapon's name as printed.")
-        tags: list = key(ListOf(Choice(tag_names, "a weapon tag, one of"), max=len(tag_names)),
-                         "Special rules: heavy (fired only by a Long Fire!), assault (may Fire! and Charge!).", default=[])
+    def after(self, path, checker):
+        if self.hq and self.command_points is None:
+            checker.report(path, "an HQ unit needs command_points (1 or more), the Command Points it spends on "
+                                 "Take Action! orders")
+        if not self.hq and self.command_points is not None:
+            checker.report(path + ("command_points",), "only an HQ unit (hq: true) has command points")
 
-        def after(self, path, checker):
-            for i, tag in enumerate(self.tags):
-                if tag in self.tags[:i]:
-                    checker.report(path + ("tags", i), f"the tag {tag!r} is given twice")
+@dataclass(frozen=True)
+class Side(Model):
+    """The keys Para Bellum adds to each side."""
 
-    @dataclass(frozen=True)
-    class Unit(Model):
-        """One unit of a side: it activates, rolls for action points and acts as a whole."""
+    units: list = key(ListOf(Typed(Unit), min=1, max=30), "The side's units, HQs among them.")
 
-        name: str = key(_name(), "The unit's name (its cards carry it).")
-        models: int = key(Int(1, 100), "How many models the unit has; it acts as a whole.")
-        movement: int = key(Int(0, 48), "Movement Value in inches: Move! and Charge! go this far, Run! twice as far.")
-        weapons: list = key(ListOf(Typed(Weapon), max=8), "The unit's ranged weapons, each with its tags.", default=[])
-        hq: bool = key(Bool(), "An HQ unit: it holds Command Points to order Take Action!.", default=False)
-        command_points: int | None = key(Int(1, rules.hq.command_points_max),
-                                         "An HQ's Command Points (one per Take Action! order).", default=None)
-        stress: int = key(Int(0, rules.stress.max), "Stress points the unit starts with.", default=0)
-        discipline: int | None = key(Int(test.min, test.max), "Discipline score needed on a D6 (2 to 6); required with the "
-                                     "discipline variant, refused without it.", default=None)
+@dataclass(frozen=True)
+class Setup(Model):
+    """The keys Para Bellum adds to a scenario."""
 
-        def after(self, path, checker):
-            if self.hq and self.command_points is None:
-                checker.report(path, "an HQ unit needs command_points (1 or more), the Command Points it spends on "
-                                     "Take Action! orders")
-            if not self.hq and self.command_points is not None:
-                checker.report(path + ("command_points",), "only an HQ unit (hq: true) has command points")
-
-    @dataclass(frozen=True)
-    class Side(Model):
-        """The keys Para Bellum adds to each side."""
-
-        units: list = key(ListOf(Typed(Unit), min=1, max=30), "The side's units, HQs among them.")
-
-    @dataclass(frozen=True)
-    class Setup(Model):
-        """The keys Para Bellum adds to a scenario."""
-
-        variants: list = key(ListOf(Choice(list(rules.variants.by_name()), "a rule variant, one of"), max=4),
-                             "Named rule variants to play: `discipline` rolls action points as a discipline test.", default=[])
-
-    return ScenarioModels(Setup, Side, Unit, Weapon)
+    variants: list = key(FromRules(lambda rules: ListOf(Choice(list(rules.variants.by_name()), "a rule variant, one of"), max=4)),
+                         "Named rule variants to play: `discipline` rolls action points as a discipline test.", default=[])
