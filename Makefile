@@ -9,7 +9,7 @@ NAME ?= bridge
 export NAME  # the scenario target reads NAME from the environment, so a quote in it never becomes shell syntax
 PAPER ?= a4
 
-.PHONY: help scenario all booklet bench test golden clean distclean check-system
+.PHONY: help scenario all booklet bench test lint golden clean distclean check-system
 
 help: ## list the targets
 	@echo "Muster: YAML scenarios in, print-ready PDF packs out."
@@ -44,6 +44,10 @@ bench: $(STAMP) ## measure builds and a 40-scenario booklet: pages, wall and CPU
 
 test: $(STAMP) ## run the whole test suite
 	@$(PY) -m pytest
+
+lint: $(STAMP) ## check the code with ruff: lint rules and formatting (fix with: .venv/bin/ruff format . && .venv/bin/ruff check --fix .)
+	@$(PY) -m ruff check .
+	@$(PY) -m ruff format --check .
 
 golden: $(STAMP) ## rewrite tests/golden/ from the examples; read `git diff tests/golden` before committing it
 	@$(PY) tools/golden.py

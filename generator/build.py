@@ -70,8 +70,10 @@ def common_context(prepared: Prepared, options: Options) -> dict:
 def check_card_size(system: System, card_size: str) -> None:
     """A card size the system cannot hold is a usage error, before any work is done."""
     if card_size not in system.card_sizes:
-        raise UsageError(f"{system.title} cards come in {' or '.join(system.card_sizes)} size, not {card_size}: "
-                         "their text would not fit at 7 pt")
+        raise UsageError(
+            f"{system.title} cards come in {' or '.join(system.card_sizes)} size, not {card_size}: "
+            "their text would not fit at 7 pt"
+        )
 
 
 def compute(scenario: Scenario, seed: int, options: Options, with_cards: bool = True) -> tuple[dict, dict]:

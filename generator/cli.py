@@ -42,7 +42,9 @@ def _offset(text: str) -> tuple[float, float]:
     except ValueError:
         raise argparse.ArgumentTypeError(f"expected X,Y in mm such as 0.5,-1 (got {text!r})") from None
     if not (abs(x) <= 10 and abs(y) <= 10):
-        raise argparse.ArgumentTypeError("a back offset is at most 10 mm each way; measure again on the calibration sheet")
+        raise argparse.ArgumentTypeError(
+            "a back offset is at most 10 mm each way; measure again on the calibration sheet"
+        )
     return (x, y)
 
 
@@ -50,21 +52,41 @@ def _print_options(p: argparse.ArgumentParser) -> None:
     from .cards import CARD_SIZES
 
     g = p.add_argument_group("printing")
-    g.add_argument("--cards", dest="card_size", choices=list(CARD_SIZES), default="poker",
-                   help="card size: poker 63.5x88.9 mm (default), mini 44x67 mm, tarot 70x120 mm")
+    g.add_argument(
+        "--cards",
+        dest="card_size",
+        choices=list(CARD_SIZES),
+        default="poker",
+        help="card size: poker 63.5x88.9 mm (default), mini 44x67 mm, tarot 70x120 mm",
+    )
     g.add_argument("--bleed", action="store_true", help="3 mm bleed and crop marks, for a print shop upload")
-    g.add_argument("--duplex", choices=["long", "short"], default="long", help="which edge the printer flips on (default long)")
+    g.add_argument(
+        "--duplex", choices=["long", "short"], default="long", help="which edge the printer flips on (default long)"
+    )
     g.add_argument("--fronts-only", action="store_true", help="no back pages (for gluing fronts to blanks)")
-    g.add_argument("--back-offset", type=_offset, default=(0.0, 0.0), metavar="X,Y",
-                   help="move the backs by X,Y mm, as measured on `muster calibrate`")
+    g.add_argument(
+        "--back-offset",
+        type=_offset,
+        default=(0.0, 0.0),
+        metavar="X,Y",
+        help="move the backs by X,Y mm, as measured on `muster calibrate`",
+    )
     g.add_argument("--ink-saver", action="store_true", help="no large filled areas")
 
 
 def _options(args):
     from .build import Options
 
-    return Options(paper=args.paper, seed=args.seed, card_size=args.card_size, bleed=args.bleed, duplex=args.duplex,
-                   fronts_only=args.fronts_only, back_offset=args.back_offset, ink_saver=args.ink_saver)
+    return Options(
+        paper=args.paper,
+        seed=args.seed,
+        card_size=args.card_size,
+        bleed=args.bleed,
+        duplex=args.duplex,
+        fronts_only=args.fronts_only,
+        back_offset=args.back_offset,
+        ink_saver=args.ink_saver,
+    )
 
 
 def parser() -> argparse.ArgumentParser:
@@ -104,7 +126,9 @@ def parser() -> argparse.ArgumentParser:
     p.add_argument("--out", required=True, help="the booklet PDF to write")
     p.add_argument("--config", help="the booklet's YAML: club, season, title, author, introduction")
     p.add_argument("--paper", choices=["a4", "letter"], default="a4")
-    p.add_argument("--jobs", type=_positive, default=min(2, os.cpu_count() or 1), help="processes to render with (default 2)")
+    p.add_argument(
+        "--jobs", type=_positive, default=min(2, os.cpu_count() or 1), help="processes to render with (default 2)"
+    )
     p.add_argument("--no-cache", action="store_true", help="render every chapter again")
 
     p = sub.add_parser("systems", help="the known rule systems")
@@ -190,8 +214,18 @@ def cmd_booklet(args) -> int:
     from .booklet import booklet
     from .build import Options
 
-    print(booklet(args.scenarios, Path(args.out), args.config, Options(paper=args.paper), args.jobs, not args.no_cache,
-                  progress=_ProgressBar(sys.stderr), statistics=_write_statistics))
+    print(
+        booklet(
+            args.scenarios,
+            Path(args.out),
+            args.config,
+            Options(paper=args.paper),
+            args.jobs,
+            not args.no_cache,
+            progress=_ProgressBar(sys.stderr),
+            statistics=_write_statistics,
+        )
+    )
     return 0
 
 
@@ -219,10 +253,16 @@ def cmd_odds(args) -> int:
         from .schema import suggest
 
         names = ", ".join(system.variants()) or "none"
-        raise UsageError(f"unknown variant {unknown[0]!r}{suggest(unknown[0], system.variants())}; {system.id} has: {names}")
+        raise UsageError(
+            f"unknown variant {unknown[0]!r}{suggest(unknown[0], system.variants())}; {system.id} has: {names}"
+        )
     tables = system.odds(tuple(args.variant))
     if args.json:
-        print(json.dumps({"system": system.id, "variants": args.variant, "tables": [t.to_json() for t in tables]}, indent=1))
+        print(
+            json.dumps(
+                {"system": system.id, "variants": args.variant, "tables": [t.to_json() for t in tables]}, indent=1
+            )
+        )
     else:
         print("\n\n".join(_text_table(t) for t in tables))
     return 0
@@ -255,12 +295,16 @@ def cmd_systems(args) -> int:
 
 
 def cmd_schema(args) -> int:
-    from .schema import Record
     from .scenario import common_keys
+    from .schema import Record
 
     system = systems.get(args.system)
     schema = Record(common_keys(system)).json_schema()
-    schema = {"$schema": "https://json-schema.org/draft/2020-12/schema", "title": f"Muster scenario ({system.id})", **schema}
+    schema = {
+        "$schema": "https://json-schema.org/draft/2020-12/schema",
+        "title": f"Muster scenario ({system.id})",
+        **schema,
+    }
     print(json.dumps(schema, indent=1))
     return 0
 
@@ -298,8 +342,11 @@ def main(argv: list[str] | None = None) -> int:
     except Exception as err:  # a bug in Muster, never the user's input: say so plainly
         if os.environ.get("MUSTER_DEBUG"):
             traceback.print_exc()
-        print(f"muster: internal error ({type(err).__name__}: {err}); this is a bug in Muster. "
-              "Run with MUSTER_DEBUG=1 for the traceback.", file=sys.stderr)
+        print(
+            f"muster: internal error ({type(err).__name__}: {err}); this is a bug in Muster. "
+            "Run with MUSTER_DEBUG=1 for the traceback.",
+            file=sys.stderr,
+        )
         return 3
 
 

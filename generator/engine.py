@@ -23,8 +23,14 @@ def html_to_pdf(html: str, base: Path, scenario_folder: Path | None, tags: bool 
     return render_pdf(html, base, scenario_folder, tags)[0]
 
 
-def render_pdf(html: str, base: Path, scenario_folder: Path | None, tags: bool = True,
-               links: list | None = None, pdf_version: str | None = None) -> tuple[bytes, int]:
+def render_pdf(
+    html: str,
+    base: Path,
+    scenario_folder: Path | None,
+    tags: bool = True,
+    links: list | None = None,
+    pdf_version: str | None = None,
+) -> tuple[bytes, int]:
     """Render HTML to PDF bytes and its page count (counting from the layout costs nothing; reading it back does).
 
     Given a list as `links`, it receives (page index, anchor, (x0, y0, x1, y1) in PDF points from the

@@ -40,7 +40,9 @@ def make_fetcher(scenario_folder: Path | None):
             if parts.scheme == "data":
                 return super().fetch(url, headers)
             if parts.scheme != "file" or parts.netloc not in ("", "localhost"):
-                raise self.refuse(f"refused to fetch {url[:80]!r}: only the project's assets and pictures beside the scenario")
+                raise self.refuse(
+                    f"refused to fetch {url[:80]!r}: only the project's assets and pictures beside the scenario"
+                )
             path = Path(unquote(parts.path))
             try:
                 real = path.resolve(strict=True)

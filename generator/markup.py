@@ -9,7 +9,27 @@ import markdown
 import markupsafe
 import nh3
 
-TAGS = {"p", "em", "strong", "ul", "ol", "li", "h3", "h4", "blockquote", "code", "br", "hr", "img", "table", "thead", "tbody", "tr", "th", "td"}
+TAGS = {
+    "p",
+    "em",
+    "strong",
+    "ul",
+    "ol",
+    "li",
+    "h3",
+    "h4",
+    "blockquote",
+    "code",
+    "br",
+    "hr",
+    "img",
+    "table",
+    "thead",
+    "tbody",
+    "tr",
+    "th",
+    "td",
+}
 ATTRIBUTES = {"img": {"src", "alt"}, "th": {"align"}, "td": {"align"}}
 _SAFE_SRC = re.compile(r"[A-Za-z0-9_][A-Za-z0-9_.\-/ ]*\.(?:png|jpe?g|gif|svg|webp)", re.IGNORECASE)
 MAX_NESTING = 12  # list/quote depth; deeper Markdown is pathological, not prose

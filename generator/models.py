@@ -17,7 +17,8 @@ attributes of typed objects instead of `data["a"]["b"]` chains. The dataclass fi
 from __future__ import annotations
 
 import dataclasses
-from typing import Any, Callable
+from collections.abc import Callable
+from typing import Any
 
 from .errors import InputProblems
 from .schema import INVALID, Checker, Key, ListOf, Record, Spec, Str
@@ -41,7 +42,9 @@ def key(spec: Spec, doc: str, *, default: Any = _REQUIRED, name: str | None = No
 
 def note_key() -> Any:
     """The `note:` every entry of the rule data may carry (declare it last): a reading chosen or a gap filled."""
-    return key(Str(2000, None, "a note"), "How the rule was read or a gap filled; the reference sheet prints it.", default="")
+    return key(
+        Str(2000, None, "a note"), "How the rule was read or a gap filled; the reference sheet prints it.", default=""
+    )
 
 
 class Model:
@@ -71,7 +74,7 @@ class Model:
         return Typed(cls, rules)
 
     @classmethod
-    def from_clean(cls, data: dict) -> "Model":
+    def from_clean(cls, data: dict) -> Model:
         """An instance from a record checked clean (nested models are already instances)."""
         names = {(f.metadata.get("key") or f.name): f.name for f in dataclasses.fields(cls) if "spec" in f.metadata}
         return cls(**{names[k]: v for k, v in data.items() if k in names})
@@ -184,8 +187,12 @@ class MapOf(Spec):
         return out
 
     def json_schema(self) -> dict:
-        return {"type": "object", "additionalProperties": self.value.json_schema(), "minProperties": self.min,
-                "maxProperties": self.max}
+        return {
+            "type": "object",
+            "additionalProperties": self.value.json_schema(),
+            "minProperties": self.min,
+            "maxProperties": self.max,
+        }
 
 
 def check_document(doc, spec: Spec) -> Any:

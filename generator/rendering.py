@@ -24,9 +24,9 @@ def pct(value, places: int = 1) -> str:
     text = f"{float(value) * 100:.{places}f}"
     # never round a real chance to look certain or impossible
     if text == f"{100:.{places}f}":
-        return ">" + f"{100 - 10 ** -places:.{places}f}%"
+        return ">" + f"{100 - 10**-places:.{places}f}%"
     if float(text) == 0:
-        return "<" + f"{10 ** -places:.{places}f}%"
+        return "<" + f"{10**-places:.{places}f}%"
     return text + "%"
 
 

@@ -113,16 +113,20 @@ def render_pdfs(jobs: list[tuple], file: str) -> list[bytes]:
     send.close()
     try:
         if not receive.poll(seconds):
-            raise RenderError(f"{file}: rendering took longer than {seconds:g} s (MUSTER_RENDER_SECONDS); "
-                              "the file is too large or hostile")
+            raise RenderError(
+                f"{file}: rendering took longer than {seconds:g} s (MUSTER_RENDER_SECONDS); "
+                "the file is too large or hostile"
+            )
         try:
             kind, payload = receive.recv()
         except EOFError:  # the child died without a word: a signal, or memory C code could not get
             child.join(5)
             code = child.exitcode
             how = f"killed by {signal.Signals(-code).name}" if code is not None and code < 0 else f"exit status {code}"
-            raise RenderError(f"{file}: rendering stopped ({how}); it may have passed the memory limit of "
-                              f"{memory_mb} MiB (MUSTER_RENDER_MEMORY_MB)") from None
+            raise RenderError(
+                f"{file}: rendering stopped ({how}); it may have passed the memory limit of "
+                f"{memory_mb} MiB (MUSTER_RENDER_MEMORY_MB)"
+            ) from None
     finally:
         if child.is_alive():
             child.kill()
@@ -131,8 +135,10 @@ def render_pdfs(jobs: list[tuple], file: str) -> list[bytes]:
     if kind == "ok":
         return payload
     if kind == "memory":
-        raise RenderError(f"{file}: rendering needed more than {memory_mb} MiB (MUSTER_RENDER_MEMORY_MB); "
-                          "the file is too large or hostile")
+        raise RenderError(
+            f"{file}: rendering needed more than {memory_mb} MiB (MUSTER_RENDER_MEMORY_MB); "
+            "the file is too large or hostile"
+        )
     if kind == "error":
         raise RenderError(f"{file}: {payload}")
     raise RuntimeError(f"the render child failed: {payload}")
@@ -149,8 +155,9 @@ def _pool_job(function: Callable, file: str, argument):
         raise RenderError(f"{file}: rendering needed more than {memory_mb} MiB (MUSTER_RENDER_MEMORY_MB)") from None
 
 
-def render_in_pool(function: Callable, jobs: list[tuple[str, object]], workers: int,
-                   done: Callable[[int, object], None], name: str) -> None:
+def render_in_pool(
+    function: Callable, jobs: list[tuple[str, object]], workers: int, done: Callable[[int, object], None], name: str
+) -> None:
     """Call function(argument) for each (file, argument) job in up to `workers` limited processes, in the order given.
 
     done(index, result) runs in this process as each job finishes; errors name the job's file, or `name` (such
@@ -164,25 +171,35 @@ def render_in_pool(function: Callable, jobs: list[tuple[str, object]], workers: 
     seconds, memory_mb = render_limits()
     workers = max(1, min(workers, len(jobs)))
     deadline = seconds * len(jobs) / workers + 15  # 15 s for the workers to start and import WeasyPrint
-    pool = ProcessPoolExecutor(max_workers=workers, mp_context=multiprocessing.get_context("spawn"),
-                               initializer=_limit_self, initargs=(seconds, memory_mb, False))
+    pool = ProcessPoolExecutor(
+        max_workers=workers,
+        mp_context=multiprocessing.get_context("spawn"),
+        initializer=_limit_self,
+        initargs=(seconds, memory_mb, False),
+    )
     try:
-        futures = {pool.submit(_pool_job, function, file, argument): index
-                   for index, (file, argument) in enumerate(jobs)}
+        futures = {
+            pool.submit(_pool_job, function, file, argument): index for index, (file, argument) in enumerate(jobs)
+        }
         for future in as_completed(futures, timeout=deadline):
             index = futures[future]
             try:
                 done(index, future.result())
             except MemoryError:
-                raise RenderError(f"{jobs[index][0]}: rendering needed more than {memory_mb} MiB "
-                                  "(MUSTER_RENDER_MEMORY_MB)") from None
+                raise RenderError(
+                    f"{jobs[index][0]}: rendering needed more than {memory_mb} MiB (MUSTER_RENDER_MEMORY_MB)"
+                ) from None
             except BrokenProcessPool:
-                raise RenderError(f"{jobs[index][0]}: a render worker died; it may have passed the memory limit of "
-                                  f"{memory_mb} MiB (MUSTER_RENDER_MEMORY_MB)") from None
+                raise RenderError(
+                    f"{jobs[index][0]}: a render worker died; it may have passed the memory limit of "
+                    f"{memory_mb} MiB (MUSTER_RENDER_MEMORY_MB)"
+                ) from None
     except FuturesTimeout:
         _kill(pool)
-        raise RenderError(f"{name} took longer than {deadline:g} s to render (MUSTER_RENDER_SECONDS per part); "
-                          "a scenario is too large or hostile") from None
+        raise RenderError(
+            f"{name} took longer than {deadline:g} s to render (MUSTER_RENDER_SECONDS per part); "
+            "a scenario is too large or hostile"
+        ) from None
     except BaseException:
         _kill(pool)
         raise

@@ -59,33 +59,46 @@ def shape_path(shape: str, cx: float, cy: float, r: float) -> str:
         return poly(10, -90, lambda i: r if i % 2 == 0 else r * 0.45)
     if shape == "cross":
         t = r * 0.38
-        d = (f"M{cx - t} {cy - r} H{cx + t} V{cy - t} H{cx + r} V{cy + t} H{cx + t} V{cy + r} "
-             f"H{cx - t} V{cy + t} H{cx - r} V{cy - t} H{cx - t} Z")
+        d = (
+            f"M{cx - t} {cy - r} H{cx + t} V{cy - t} H{cx + r} V{cy + t} H{cx + t} V{cy + r} "
+            f"H{cx - t} V{cy + t} H{cx - r} V{cy - t} H{cx - t} Z"
+        )
         return f'<path d="{d}"/>'
     raise ValueError(shape)
+
 
 def badge_uri(shape: str, colour: str, ink_saver: bool = False) -> str:
     """One small SVG image per side as a data: URL, reused on every card and roster line (cheap to render)."""
     fill = "#ffffff" if ink_saver else colour
-    svg = (f'<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 20 20" width="20" height="20">'
-           f'<g fill="{fill}" stroke="{colour if ink_saver else "#000"}" stroke-width="1.4">{shape_path(shape, 10, 10, 8)}</g></svg>')
+    svg = (
+        f'<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 20 20" width="20" height="20">'
+        f'<g fill="{fill}" stroke="{colour if ink_saver else "#000"}" stroke-width="1.4">{shape_path(shape, 10, 10, 8)}</g></svg>'
+    )
     return data_uri(svg)
 
 
 def points(pts) -> str:
     return " ".join(f"{x:g},{y:g}" for x, y in pts)
 
+
 def boxed_width(text: str, size: float) -> float:
     return len(text) * size * 0.62 + size * 0.4
 
 
-def boxed_text(x: float, baseline: float, text: str, size: float, anchor: str, weight: str, style: str = "normal") -> str:
+def boxed_text(
+    x: float, baseline: float, text: str, size: float, anchor: str, weight: str, style: str = "normal"
+) -> str:
     """Text on a white box, so it reads over any terrain (WeasyPrint ignores paint-order halos)."""
     size = round(size, 2)
     w = boxed_width(text, size)
     left = x - (w / 2 if anchor == "middle" else 0)
-    box = (f'<rect x="{left:.2f}" y="{baseline - size * 0.95:.2f}" width="{w:.2f}" height="{size * 1.2:.2f}" rx="{size * 0.2:.2f}" '
-           f'fill="#ffffff" fill-opacity="0.9" stroke="#555" stroke-width="0.1"/>')
+    box = (
+        f'<rect x="{left:.2f}" y="{baseline - size * 0.95:.2f}" width="{w:.2f}" height="{size * 1.2:.2f}" rx="{size * 0.2:.2f}" '
+        f'fill="#ffffff" fill-opacity="0.9" stroke="#555" stroke-width="0.1"/>'
+    )
     tx = left + size * 0.2 if anchor != "middle" else x
-    return (box + f'<text x="{tx:.2f}" y="{baseline - size * 0.12:.2f}" font-size="{size}" font-weight="{weight}" font-style="{style}" '
-            f'text-anchor="{"middle" if anchor == "middle" else "start"}" fill="#000">{escape(text)}</text>')
+    return (
+        box
+        + f'<text x="{tx:.2f}" y="{baseline - size * 0.12:.2f}" font-size="{size}" font-weight="{weight}" font-style="{style}" '
+        f'text-anchor="{"middle" if anchor == "middle" else "start"}" fill="#000">{escape(text)}</text>'
+    )

@@ -78,8 +78,14 @@ os.environ.setdefault("MUSTER_TEST", "1")
 # Hypothesis profiles: "quick" for `make test` (three tests x 70 inputs, seconds); "fuzz" for `make fuzz`
 # (MUSTER_FUZZ=1): three fuzz tests x 4,000 = 12,000 generated inputs.
 # make test's slice is derandomised: CI must pass or fail the same way on the same code; make fuzz explores afresh
-settings.register_profile("quick", max_examples=70, deadline=None, derandomize=True, database=None,
-                          suppress_health_check=[HealthCheck.too_slow])
+settings.register_profile(
+    "quick",
+    max_examples=70,
+    deadline=None,
+    derandomize=True,
+    database=None,
+    suppress_health_check=[HealthCheck.too_slow],
+)
 settings.register_profile("fuzz", max_examples=4000, deadline=None, suppress_health_check=list(HealthCheck))
 settings.load_profile("fuzz" if os.environ.get("MUSTER_FUZZ") else "quick")
 

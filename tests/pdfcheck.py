@@ -31,8 +31,12 @@ def _parsed(pdf_path: Path, mtime_ns: int, size: int) -> tuple[tuple[list[dict],
 
 def text_under(pdf_path: Path, floor: float = SEVEN_POINTS) -> list[tuple[int, str, float]]:
     """Every character set smaller than `floor` points, as (page number, character, size)."""
-    return [(number, ch["text"], round(ch["size"], 2))
-            for number, (chars, _) in enumerate(_pages(pdf_path), 1) for ch in chars if ch["size"] < floor]
+    return [
+        (number, ch["text"], round(ch["size"], 2))
+        for number, (chars, _) in enumerate(_pages(pdf_path), 1)
+        for ch in chars
+        if ch["size"] < floor
+    ]
 
 
 def text_outside_cards(cards_pdf: Path, size: tuple[float, float]) -> list[tuple[int, str]]:
@@ -41,13 +45,22 @@ def text_outside_cards(cards_pdf: Path, size: tuple[float, float]) -> list[tuple
     width, height = size
     outside = []
     for number, (chars, rects) in enumerate(_pages(cards_pdf), 1):
-        boxes = [r for r in rects if r.get("fill") and abs(r["width"] / MM - width) < CARD_TOLERANCE
-                 and abs(r["height"] / MM - height) < CARD_TOLERANCE]
+        boxes = [
+            r
+            for r in rects
+            if r.get("fill")
+            and abs(r["width"] / MM - width) < CARD_TOLERANCE
+            and abs(r["height"] / MM - height) < CARD_TOLERANCE
+        ]
         assert boxes, f"no {width} x {height} mm card found on page {number} of {cards_pdf.name}"
         for ch in chars:
-            inside = any(b["x0"] - EDGE_SLACK <= ch["x0"] and ch["x1"] <= b["x1"] + EDGE_SLACK
-                         and b["top"] - EDGE_SLACK <= ch["top"] and ch["bottom"] <= b["bottom"] + EDGE_SLACK
-                         for b in boxes)
+            inside = any(
+                b["x0"] - EDGE_SLACK <= ch["x0"]
+                and ch["x1"] <= b["x1"] + EDGE_SLACK
+                and b["top"] - EDGE_SLACK <= ch["top"]
+                and ch["bottom"] <= b["bottom"] + EDGE_SLACK
+                for b in boxes
+            )
             if not inside:
                 outside.append((number, ch["text"]))
     return outside

@@ -11,7 +11,6 @@ import re
 from pathlib import Path
 
 import pytest
-
 from conftest import DATA, files_under
 
 BAD = sorted((DATA / "bad").rglob("*.yaml"))
@@ -33,7 +32,7 @@ def test_bad_file_is_refused_with_its_message_and_nothing_written(path, muster, 
     assert want in checked.err, checked.err
     assert "Traceback" not in checked.err
     # the problem line names the file, a line and a column
-    line = next(l for l in checked.err.splitlines() if want in l)
+    line = next(text for text in checked.err.splitlines() if want in text)
     assert re.match(rf"{re.escape(str(path))}:\d+:\d+: ", line), line
     out = tmp_path / "out"
     built = muster("build", path, "--out", out)

@@ -7,9 +7,8 @@ import re
 import shutil
 
 import pytest
-from pypdf import PdfReader
-
 from conftest import SCENARIOS
+from pypdf import PdfReader
 
 FILES = ["bridge", "relay-station", "warspike-hold-the-ford"]
 
@@ -37,7 +36,18 @@ def built_booklet(season, tmp_path_factory):
 
     out = tmp_path_factory.mktemp("booklet") / "booklet.pdf"
     folder, config = season
-    code = main(["booklet", *[str(folder / f"{n}.yaml") for n in FILES], "--out", str(out), "--config", str(config), "--jobs", "2"])
+    code = main(
+        [
+            "booklet",
+            *[str(folder / f"{n}.yaml") for n in FILES],
+            "--out",
+            str(out),
+            "--config",
+            str(config),
+            "--jobs",
+            "2",
+        ]
+    )
     assert code == 0
     return out
 
@@ -108,7 +118,9 @@ def test_problems_in_several_files_are_all_listed_and_nothing_written(muster, tm
     bad_one = tmp_path / "one.yaml"
     bad_one.write_text((SCENARIOS / "bridge.yaml").read_text().replace("quality: Good", "quality: Goood", 1))
     bad_two = tmp_path / "two.yaml"
-    bad_two.write_text((SCENARIOS / "relay-station.yaml").read_text().replace("system: fireteam-tomorrow", "system: nope"))
+    bad_two.write_text(
+        (SCENARIOS / "relay-station.yaml").read_text().replace("system: fireteam-tomorrow", "system: nope")
+    )
     out = tmp_path / "out" / "booklet.pdf"
     result = muster("booklet", SCENARIOS / "bridge.yaml", bad_one, bad_two, "--out", out)
     assert result.code == 1
@@ -188,8 +200,9 @@ def test_booklet_is_tagged_with_one_structure_tree(built_booklet):
             annot = annot.get_object()
             link = mapped[annot["/StructParent"]].get_object()
             objrs = [k.get_object() for k in link["/K"] if isinstance(k.get_object(), dict)]
-            assert any(o.get("/Type") == "/OBJR" and o.raw_get("/Obj").idnum == annot.indirect_reference.idnum
-                       for o in objrs), index
+            assert any(
+                o.get("/Type") == "/OBJR" and o.raw_get("/Obj").idnum == annot.indirect_reference.idnum for o in objrs
+            ), index
 
     ids = []
 

@@ -14,12 +14,12 @@ import sys
 from fractions import Fraction
 
 import pytest
+from conftest import ROOT, SCENARIOS, examples_by_system
+from pdfcheck import build_cards_only, text_outside_cards, text_under
 from pypdf import PdfReader
 
-from conftest import ROOT, SCENARIOS, examples_by_system
 from generator.cards import CARD_SIZES
 from generator.systems import get, known
-from pdfcheck import build_cards_only, text_outside_cards, text_under
 
 # The card size `muster build` prints without --cards; its sheets come from the session's `built` fixture
 DEFAULT_CARD_SIZE = "poker"
@@ -27,7 +27,9 @@ DEFAULT_CARD_SIZE = "poker"
 EXAMPLES = examples_by_system()
 SYSTEMS = known()
 NAMES = [name for system_id in SYSTEMS for name in EXAMPLES.get(system_id, [])]
-SIZED = [(name, size) for system_id in SYSTEMS for name in EXAMPLES.get(system_id, []) for size in get(system_id).card_sizes]
+SIZED = [
+    (name, size) for system_id in SYSTEMS for name in EXAMPLES.get(system_id, []) for size in get(system_id).card_sizes
+]
 
 
 def test_every_example_names_a_registered_system():
@@ -104,8 +106,13 @@ def test_booklet_of_a_systems_examples_has_its_appendix(tmp_path, system_id):
     assert files, f"no example of {system_id} to make a booklet of"
     # a child process, as a user runs it: generator.booklet.Progress binds sys.stderr when first imported, so a
     # second in-process booklet under pytest's capsys writes to a closed stream (reported on issue 10)
-    result = subprocess.run([sys.executable, "-m", "generator", "booklet", *files, "--out", str(booklet), "--jobs", "2",
-                             "--no-cache"], cwd=ROOT, capture_output=True, text=True, timeout=600)
+    result = subprocess.run(
+        [sys.executable, "-m", "generator", "booklet", *files, "--out", str(booklet), "--jobs", "2", "--no-cache"],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        timeout=600,
+    )
     assert result.returncode == 0, result.stderr
     appendices = _appendices(booklet)
     assert appendices, f"no appendix in the {system_id} booklet"

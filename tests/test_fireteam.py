@@ -19,7 +19,7 @@ TWO = 2 @ icepool.d6
 def test_fire_odds_match_icepool_for_every_net_modifier():
     """Each fire probability equals icepool's count of the opposed 2D6 roll with the 12-vs-2 rule."""
     for net in odds.fire_range(RULES):
-        expected = icepool.map(lambda a, d: a + net > d or (a == 12 and d == 2), TWO, TWO).probability(True)
+        expected = icepool.map(lambda a, d, net=net: a + net > d or (a == 12 and d == 2), TWO, TWO).probability(True)
         assert odds.fire_hit(net, RULES) == Fraction(expected), net
 
 
@@ -65,7 +65,10 @@ def test_hth_bands_match_brute_force():
     """The killed band (margin 3 to 5) at equal bonuses, counted over all 6^4 rolls."""
     count = sum(
         1
-        for a in range(1, 7) for b in range(1, 7) for c in range(1, 7) for d in range(1, 7)
+        for a in range(1, 7)
+        for b in range(1, 7)
+        for c in range(1, 7)
+        for d in range(1, 7)
         if 3 <= (a + b) - (c + d) <= 5
     )
     assert odds.hth_bands(0, RULES)["win_killed"] == Fraction(count, 6**4)
@@ -135,9 +138,22 @@ def test_pack_holds_every_part(built):
     """bridge.pdf has the cover with seed, the map, rosters with break points, run-sheet, odds and reference notes."""
     pack, _ = built("bridge")
     text = _text(pack)
-    for part in ("The Bridge at Kessel Ford", "1402", "The table", "Forces", "Ranger Alpha", "withdraws once it has lost",
-                 "Deck run-sheet", "Pass 6", "Fire: chance to HIT", "Recovery", "Hand-to-hand", "Quick reference",
-                 "Weapon table (house values)", "HTH result"[:3]):
+    for part in (
+        "The Bridge at Kessel Ford",
+        "1402",
+        "The table",
+        "Forces",
+        "Ranger Alpha",
+        "withdraws once it has lost",
+        "Deck run-sheet",
+        "Pass 6",
+        "Fire: chance to HIT",
+        "Recovery",
+        "Hand-to-hand",
+        "Quick reference",
+        "Weapon table (house values)",
+        "HTH result"[:3],
+    ):
         assert part in text, part
 
 
@@ -178,7 +194,9 @@ def test_a_house_rule_changes_the_odds_range():
 def test_more_than_two_vehicles_is_a_warning_not_a_problem(muster, tmp_path):
     """Three vehicles validate (exit 0) with a warning that the rules advise very rarely more than two."""
     text = (Path("scenarios/relay-station.yaml")).read_text()
-    extra = "\n".join(f"      - {{name: Car {i}, kind: wheeled, quality: Fair, weapons: [Vehicle machine gun]}}" for i in range(2))
+    extra = "\n".join(
+        f"      - {{name: Car {i}, kind: wheeled, quality: Fair, weapons: [Vehicle machine gun]}}" for i in range(2)
+    )
     path = tmp_path / "convoy.yaml"
     path.write_text(text.rstrip() + "\n" + extra + "\n")
     result = muster("validate", path)

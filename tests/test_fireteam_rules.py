@@ -45,38 +45,65 @@ def _refused(muster, copy: Path, line: int, column: int, message: str) -> None:
 def test_a_renamed_rule_key_is_named_where_it_stands(muster, house_rules):
     """`team_max` renamed `team_maximum` is an unknown key with a close match, at the key itself."""
     copy, line, column = house_rules("  team_max: 6\n", "  team_maximum: 6\n")
-    _refused(muster, copy, line, column + 2,
-             "limits.team_maximum: unknown key 'team_maximum' (did you mean 'team_max'?); expected team_min, team_max, "
-             "leaders_per_team, special_or_heavy_per_team, medics_per_team, players_max, figures_max, sides_min, "
-             "vehicles_warn_above, large_group, players")
+    _refused(
+        muster,
+        copy,
+        line,
+        column + 2,
+        "limits.team_maximum: unknown key 'team_maximum' (did you mean 'team_max'?); expected team_min, team_max, "
+        "leaders_per_team, special_or_heavy_per_team, medics_per_team, players_max, figures_max, sides_min, "
+        "vehicles_warn_above, large_group, players",
+    )
 
 
 def test_a_word_where_the_rules_want_a_number_is_named_at_the_value(muster, house_rules):
     """Recovery's target written as a word is refused at the word, with the range a number must be in."""
     copy, line, column = house_rules("  target: 8\n", "  target: eight\n")
-    _refused(muster, copy, line, column + len("  target: "), "recovery.target: expected a whole number from 2 to 12 (got 'eight')")
+    _refused(
+        muster,
+        copy,
+        line,
+        column + len("  target: "),
+        "recovery.target: expected a whole number from 2 to 12 (got 'eight')",
+    )
 
 
 def test_hand_to_hand_bands_that_leave_a_margin_uncovered_are_refused(muster, house_rules):
     """Moving the 'killed' band to start at 4 leaves a margin of 3 without a result: reported at that band's min."""
     copy, line, column = house_rules("{id: killed, min: 3, max: 5,", "{id: killed, min: 4, max: 5,")
-    _refused(muster, copy, line, column + len("{id: killed, min: "),
-             "hth.bands[1].min: the bands must cover every margin once: the next band starts at 3, "
-             "after the band ending at 2 (got 4)")
+    _refused(
+        muster,
+        copy,
+        line,
+        column + len("{id: killed, min: "),
+        "hth.bands[1].min: the bands must cover every margin once: the next band starts at 3, "
+        "after the band ending at 2 (got 4)",
+    )
 
 
 def test_rule_data_naming_what_does_not_exist_is_refused(muster, house_rules):
     """A terrain kind's cover must be a cover level of the rule data; a close one is suggested."""
     copy, line, column = house_rules("{name: building, cover: heavy}", "{name: building, cover: hevy}")
-    _refused(muster, copy, line, column + len("{name: building, cover: "),
-             "terrain[2].cover: expected a cover level from the rule data, one of none, light, medium, heavy (got 'hevy') "
-             "(did you mean 'heavy'?)")
+    _refused(
+        muster,
+        copy,
+        line,
+        column + len("{name: building, cover: "),
+        "terrain[2].cover: expected a cover level from the rule data, one of none, light, medium, heavy (got 'hevy') "
+        "(did you mean 'heavy'?)",
+    )
 
 
 def test_fewest_figures_above_most_is_refused(muster, house_rules):
     """A team minimum above the maximum cannot be met by any team: reported at team_min."""
     copy, line, column = house_rules("  team_min: 3 ", "  team_min: 7 ")
-    _refused(muster, copy, line, column + len("  team_min: "), "limits.team_min: the fewest figures in a team (7) is above the most (6)")
+    _refused(
+        muster,
+        copy,
+        line,
+        column + len("  team_min: "),
+        "limits.team_min: the fewest figures in a team (7) is above the most (6)",
+    )
 
 
 def test_the_rule_data_and_the_scenario_are_typed_records(muster):

@@ -13,6 +13,7 @@ from dataclasses import replace
 
 import pytest
 import yaml
+from conftest import SCENARIOS
 from hypothesis import given
 from hypothesis import strategies as st
 
@@ -21,30 +22,83 @@ from generator.errors import InputProblems, UsageError
 from generator.loading import load_text
 from generator.scenario import validate
 
-from conftest import SCENARIOS
-
 EXAMPLES = {p.name: p.read_text(encoding="utf-8") for p in sorted(SCENARIOS.glob("*.yaml"))}
 TREES = {name: load_text(text, name).data for name, text in EXAMPLES.items()}
 
 # Bits of YAML and Markdown syntax, so that mutations reach the parser's corners and not only plain text.
-SYNTAX = st.sampled_from([":", ": ", "- ", "[", "]", "{", "}", ",", "&a ", "*a", "!!str ", "!x ", "|", ">", "'", '"',
-                          "#", "\n", "  ", "\t", "? ", "---\n", "...", "%YAML 1.2\n", "NO", "~", "0x1F", ".inf", "1e9",
-                          "2024-01-01", "<script>", "](file:///etc/passwd)", "![a](../x.png)", "\\", "\x00", "\ufeff"])
+SYNTAX = st.sampled_from(
+    [
+        ":",
+        ": ",
+        "- ",
+        "[",
+        "]",
+        "{",
+        "}",
+        ",",
+        "&a ",
+        "*a",
+        "!!str ",
+        "!x ",
+        "|",
+        ">",
+        "'",
+        '"',
+        "#",
+        "\n",
+        "  ",
+        "\t",
+        "? ",
+        "---\n",
+        "...",
+        "%YAML 1.2\n",
+        "NO",
+        "~",
+        "0x1F",
+        ".inf",
+        "1e9",
+        "2024-01-01",
+        "<script>",
+        "](file:///etc/passwd)",
+        "![a](../x.png)",
+        "\\",
+        "\x00",
+        "\ufeff",
+    ]
+)
 JUNK_TEXT = st.one_of(st.text(max_size=30), SYNTAX)
 JUNK_VALUE = st.recursive(
     st.one_of(
-        st.none(), st.booleans(), st.integers(-10**18 + 1, 10**18 - 1), st.sampled_from([0, 1, 2, 3, 6, 7, 50, -1]),
-        st.floats(allow_nan=False, allow_infinity=False), st.sampled_from([0.5, 2.0, 1e300, -0.0]),
-        st.text(max_size=40), st.sampled_from(["NO", "yes", "2024-01-01", "Veteran", "blue", "#ff0000",
-                                               "red; background: url(file:///etc/passwd)", "A1", "Z99", ""]),
+        st.none(),
+        st.booleans(),
+        st.integers(-(10**18) + 1, 10**18 - 1),
+        st.sampled_from([0, 1, 2, 3, 6, 7, 50, -1]),
+        st.floats(allow_nan=False, allow_infinity=False),
+        st.sampled_from([0.5, 2.0, 1e300, -0.0]),
+        st.text(max_size=40),
+        st.sampled_from(
+            [
+                "NO",
+                "yes",
+                "2024-01-01",
+                "Veteran",
+                "blue",
+                "#ff0000",
+                "red; background: url(file:///etc/passwd)",
+                "A1",
+                "Z99",
+                "",
+            ]
+        ),
     ),
     lambda inner: st.one_of(st.lists(inner, max_size=4), st.dictionaries(st.text(max_size=10), inner, max_size=3)),
     max_leaves=8,
 )
 
 
-def survive(text: str, name: str = "fuzzed.yaml", options: Options = Options()) -> None:
+def survive(text: str, name: str = "fuzzed.yaml", options: Options | None = None) -> None:
     """Load, validate and compute one text: InputProblems is the only way it may fail."""
+    options = options or Options()
     try:
         scenario = validate(load_text(text, name))
     except InputProblems as err:
@@ -106,7 +160,9 @@ def mutated_tree(draw):
         elif action == "replace":
             tree = put(tree, path, draw(JUNK_VALUE))
         elif action == "swap" and path:
-            other = draw(st.sampled_from([p for p in spots if p and p[:len(path)] != path and path[:len(p)] != p] or [path]))
+            other = draw(
+                st.sampled_from([p for p in spots if p and p[: len(path)] != path and path[: len(p)] != p] or [path])
+            )
             a, b = copy.deepcopy(get(tree, path)), copy.deepcopy(get(tree, other))
             tree = put(tree, path, b)
             tree = put(tree, other, a)
@@ -135,7 +191,7 @@ def mutated_text(draw):
         elif action == "insert":
             text = text[:at] + draw(JUNK_TEXT) + text[at:]
         elif action == "delete":
-            text = text[:at] + text[at + draw(st.integers(1, 40)):]
+            text = text[:at] + text[at + draw(st.integers(1, 40)) :]
         elif action == "replace":
             end = at + draw(st.integers(1, 12))
             text = text[:at] + draw(JUNK_TEXT) + text[end:]
@@ -147,8 +203,16 @@ def mutated_text(draw):
     return text
 
 
-@given(mutated_tree(), st.sampled_from([Options(), Options(paper="letter", card_size="mini"),
-                                        Options(card_size="tarot", fronts_only=True, ink_saver=True)]))
+@given(
+    mutated_tree(),
+    st.sampled_from(
+        [
+            Options(),
+            Options(paper="letter", card_size="mini"),
+            Options(card_size="tarot", fronts_only=True, ink_saver=True),
+        ]
+    ),
+)
 def test_mutated_scenarios_are_refused_or_computed_never_crash(tree, options):
     """Dropped keys, changed types, swapped values and inserted junk give Problems or a clean compute stage."""
     text = yaml.safe_dump(tree, allow_unicode=True, sort_keys=False)

@@ -6,7 +6,6 @@ import difflib
 import sys
 
 import pytest
-
 from conftest import ROOT
 
 sys.path.insert(0, str(ROOT / "tools"))
@@ -17,8 +16,10 @@ def _same(name: str, file: str, text: str) -> None:
     want = (golden.GOLDEN / name / file).read_text(encoding="utf-8")
     if text != want:
         diff = "".join(list(difflib.unified_diff(want.splitlines(True), text.splitlines(True), "golden", "now"))[:60])
-        pytest.fail(f"{name}/{file} differs from its golden output (refresh with `make golden` only if the change "
-                    f"is meant, and say why in the commit):\n{diff}")
+        pytest.fail(
+            f"{name}/{file} differs from its golden output (refresh with `make golden` only if the change "
+            f"is meant, and say why in the commit):\n{diff}"
+        )
 
 
 @pytest.mark.parametrize("name", golden.examples())

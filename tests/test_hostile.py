@@ -18,6 +18,7 @@ import zlib
 from pathlib import Path
 
 import pytest
+from conftest import DATA, files_under
 from pypdf import PdfReader
 
 from generator import engine, fetcher, files, markup
@@ -26,8 +27,6 @@ from generator.errors import RenderError
 from generator.loading import load_file
 from generator.scenario import validate
 
-from conftest import DATA, files_under
-
 HOSTILE = sorted((DATA / "hostile").glob("*.yaml"))
 MINIMAL = (DATA / "hostile" / "raw_html_script.yaml").read_text().split("victory:", 1)[1]
 SECRET = b"MUSTER-SECRET-7f3a"  # the marker planted in every file a scenario must never reach
@@ -35,12 +34,18 @@ SECRET = b"MUSTER-SECRET-7f3a"  # the marker planted in every file a scenario mu
 
 def png_with_text(text: bytes) -> bytes:
     """A real 1x1 PNG carrying text in a tEXt chunk, so that embedding it would put the text in the PDF."""
+
     def chunk(kind: bytes, body: bytes) -> bytes:
         return len(body).to_bytes(4, "big") + kind + body + zlib.crc32(kind + body).to_bytes(4, "big")
 
     head = chunk(b"IHDR", (1).to_bytes(4, "big") * 2 + bytes([8, 2, 0, 0, 0]))
-    return b"\x89PNG\r\n\x1a\n" + head + chunk(b"tEXt", b"Comment\x00" + text) + \
-        chunk(b"IDAT", zlib.compress(b"\x00\xff\x00\x00")) + chunk(b"IEND", b"")
+    return (
+        b"\x89PNG\r\n\x1a\n"
+        + head
+        + chunk(b"tEXt", b"Comment\x00" + text)
+        + chunk(b"IDAT", zlib.compress(b"\x00\xff\x00\x00"))
+        + chunk(b"IEND", b"")
+    )
 
 
 @pytest.fixture
@@ -97,8 +102,12 @@ def test_every_hostile_trick_together_builds_a_pdf_without_secrets_links_or_atta
         prose += [data["briefing"], data["victory"]] + [s.get("briefing") or "" for s in data["sides"]]
     briefing = "\n\n".join(p for p in prose if "[" * 100 not in p)[:19_000]
     scenario = club / "everything.yaml"
-    scenario.write_text("title: Everything at once\nsystem: fireteam-tomorrow\nbriefing: |\n"
-                        + "".join(f"  {line}\n" for line in briefing.splitlines()) + "victory:" + MINIMAL)
+    scenario.write_text(
+        "title: Everything at once\nsystem: fireteam-tomorrow\nbriefing: |\n"
+        + "".join(f"  {line}\n" for line in briefing.splitlines())
+        + "victory:"
+        + MINIMAL
+    )
     out = club.parent / "out"
     victim = club.parent / "victim.pdf"
     victim.write_bytes(b"not to be touched")
@@ -126,26 +135,44 @@ def test_example_pdfs_hold_no_attachment_link_or_absolute_path(built):
 
 PICTURE_CASES = {
     # name: (how to plant it beside the scenario, the briefing's picture, the message)
-    "symlink_to_a_picture_outside": (lambda f: (f / "map.png").symlink_to(f.parent / "secret.png"), "map.png",
-                                     "refused to read map.png: outside the scenario's folder"),
-    "symlink_loop": (lambda f: ((f / "a.png").symlink_to(f / "b.png"), (f / "b.png").symlink_to(f / "a.png")), "a.png",
-                     "picture not found: a.png"),
+    "symlink_to_a_picture_outside": (
+        lambda f: (f / "map.png").symlink_to(f.parent / "secret.png"),
+        "map.png",
+        "refused to read map.png: outside the scenario's folder",
+    ),
+    "symlink_loop": (
+        lambda f: ((f / "a.png").symlink_to(f / "b.png"), (f / "b.png").symlink_to(f / "a.png")),
+        "a.png",
+        "picture not found: a.png",
+    ),
     "text_file_named_png": (lambda f: (f / "fake.png").write_bytes(SECRET), "fake.png", "fake.png is not a picture"),
     "folder_named_png": (lambda f: (f / "dir.png").mkdir(), "dir.png", "refused to read dir.png: not a regular file"),
     "fifo_named_png": (lambda f: os.mkfifo(f / "pipe.png"), "pipe.png", "refused to read pipe.png: not a regular file"),
     "missing_picture": (lambda f: None, "nothere.png", "picture not found: nothere.png"),
     "svg_pulling_a_picture_from_above": (
-        lambda f: (f / "map.svg").write_text('<svg xmlns="http://www.w3.org/2000/svg" width="10" height="10">'
-                                             '<image href="../secret.png" width="10" height="10"/></svg>'),
-        "map.svg", "refused to read secret.png: outside the scenario's folder"),
+        lambda f: (f / "map.svg").write_text(
+            '<svg xmlns="http://www.w3.org/2000/svg" width="10" height="10">'
+            '<image href="../secret.png" width="10" height="10"/></svg>'
+        ),
+        "map.svg",
+        "refused to read secret.png: outside the scenario's folder",
+    ),
     "svg_pulling_an_absolute_file_url": (
-        lambda f: (f / "map.svg").write_text('<svg xmlns="http://www.w3.org/2000/svg" width="10" height="10">'
-                                             f'<image href="{(f.parent / "secret.png").as_uri()}" width="10" height="10"/></svg>'),
-        "map.svg", "refused to read secret.png: outside the scenario's folder"),
+        lambda f: (f / "map.svg").write_text(
+            '<svg xmlns="http://www.w3.org/2000/svg" width="10" height="10">'
+            f'<image href="{(f.parent / "secret.png").as_uri()}" width="10" height="10"/></svg>'
+        ),
+        "map.svg",
+        "refused to read secret.png: outside the scenario's folder",
+    ),
     "svg_pulling_from_the_network": (
-        lambda f: (f / "map.svg").write_text('<svg xmlns="http://www.w3.org/2000/svg" width="10" height="10">'
-                                             '<image href="http://127.0.0.1:9/x.png" width="10" height="10"/></svg>'),
-        "map.svg", "refused to fetch 'http://127.0.0.1:9/x.png'"),
+        lambda f: (f / "map.svg").write_text(
+            '<svg xmlns="http://www.w3.org/2000/svg" width="10" height="10">'
+            '<image href="http://127.0.0.1:9/x.png" width="10" height="10"/></svg>'
+        ),
+        "map.svg",
+        "refused to fetch 'http://127.0.0.1:9/x.png'",
+    ),
 }
 
 
@@ -155,7 +182,9 @@ def test_picture_tricks_fail_the_build_with_the_fetchers_words_and_write_nothing
     plant, picture, message = PICTURE_CASES[case]
     plant(club)
     scenario = club / f"{case}.yaml"
-    scenario.write_text(f"title: Picture trick\nsystem: fireteam-tomorrow\nbriefing: '![map]({picture})'\nvictory:" + MINIMAL)
+    scenario.write_text(
+        f"title: Picture trick\nsystem: fireteam-tomorrow\nbriefing: '![map]({picture})'\nvictory:" + MINIMAL
+    )
     out = club.parent / "out"
     result = muster("build", scenario, "--out", out)
     assert result.code == 1, result.err
@@ -167,7 +196,8 @@ def test_svg_with_an_external_entity_never_brings_the_file_in(club, muster):
     """An SVG beside the scenario declaring an entity that names a secret file fails or prints without it."""
     (club / "map.svg").write_text(
         f'<?xml version="1.0"?><!DOCTYPE svg [<!ENTITY s SYSTEM "{(club.parent / "SECRET.txt").as_uri()}">]>'
-        '<svg xmlns="http://www.w3.org/2000/svg" width="100" height="20"><text x="0" y="10">&s;</text></svg>')
+        '<svg xmlns="http://www.w3.org/2000/svg" width="100" height="20"><text x="0" y="10">&s;</text></svg>'
+    )
     scenario = club / "entity.yaml"
     scenario.write_text("title: Entity\nsystem: fireteam-tomorrow\nbriefing: '![map](map.svg)'\nvictory:" + MINIMAL)
     out = club.parent / "out"
@@ -177,10 +207,20 @@ def test_svg_with_an_external_entity_never_brings_the_file_in(club, muster):
         assert SECRET not in path.read_bytes()
 
 
-@pytest.mark.parametrize("url", [
-    "file:///etc/passwd", "file://localhost/etc/hostname", "file://evil.example/share/x.png", "http://127.0.0.1:9/x.png",
-    "https://example.com/x.css", "ftp://127.0.0.1/x.png", "gopher://127.0.0.1/", "file:{up}", "file:{beside}",
-])
+@pytest.mark.parametrize(
+    "url",
+    [
+        "file:///etc/passwd",
+        "file://localhost/etc/hostname",
+        "file://evil.example/share/x.png",
+        "http://127.0.0.1:9/x.png",
+        "https://example.com/x.css",
+        "ftp://127.0.0.1/x.png",
+        "gopher://127.0.0.1/",
+        "file:{up}",
+        "file:{beside}",
+    ],
+)
 def test_fetcher_refuses_everything_but_the_projects_assets_and_the_scenarios_pictures(url, club):
     """Absolute paths, other hosts, every network scheme and non-pictures beside the scenario are refused, with no socket."""
     from weasyprint.urls import FatalURLFetchingError
@@ -192,9 +232,12 @@ def test_fetcher_refuses_everything_but_the_projects_assets_and_the_scenarios_pi
 
 def test_html_reaching_for_files_or_the_network_fails_rendering(club):
     """Even HTML our templates never write (a stylesheet link, an absolute picture) cannot fetch: the render fails."""
-    for html in (f'<link rel="stylesheet" href="{(club.parent / "SECRET.txt").as_uri()}"><p>x</p>',
-                 '<p><img src="file:///etc/passwd"></p>', '<p style="background: url(http://127.0.0.1:9/)">x</p>',
-                 f'<a rel="attachment" href="{(club / "SECRET-BESIDE.txt").as_uri()}">x</a>'):
+    for html in (
+        f'<link rel="stylesheet" href="{(club.parent / "SECRET.txt").as_uri()}"><p>x</p>',
+        '<p><img src="file:///etc/passwd"></p>',
+        '<p style="background: url(http://127.0.0.1:9/)">x</p>',
+        f'<a rel="attachment" href="{(club / "SECRET-BESIDE.txt").as_uri()}">x</a>',
+    ):
         with pytest.raises(RenderError):
             engine.html_to_pdf(html, club, club)
 
@@ -217,8 +260,11 @@ def test_render_past_its_memory_limit_fails_naming_the_file(muster, tmp_path, mo
     scenario.write_text("title: Big\nsystem: fireteam-tomorrow\nbriefing: x\nvictory:" + MINIMAL)
     result = muster("build", scenario, "--out", tmp_path / "out")
     assert result.code == 1
-    assert re.search(rf"muster: {re.escape(str(scenario))}: rendering (needed more than|stopped).*80 MiB "
-                     r"\(MUSTER_RENDER_MEMORY_MB\)", result.err), result.err
+    assert re.search(
+        rf"muster: {re.escape(str(scenario))}: rendering (needed more than|stopped).*80 MiB "
+        r"\(MUSTER_RENDER_MEMORY_MB\)",
+        result.err,
+    ), result.err
     assert not (tmp_path / "out").exists() or files_under(tmp_path / "out") == []
 
 
@@ -233,16 +279,26 @@ def test_a_bad_render_limit_setting_is_a_usage_error(value, muster, tmp_path, mo
 
 
 GENERATED = {
-    "larger_than_a_megabyte": (lambda p: p.write_bytes(b"title: x\nbriefing: '" + b"x" * (1024 * 1024) + b"'\n"),
-                               "the file is larger than 1024 KiB"),
-    "a_hundred_thousand_values": (lambda p: p.write_text("title: x\nsides: [" + "1," * 100_001 + "1]\n"),
-                                  "the file has more than 100000 values"),
+    "larger_than_a_megabyte": (
+        lambda p: p.write_bytes(b"title: x\nbriefing: '" + b"x" * (1024 * 1024) + b"'\n"),
+        "the file is larger than 1024 KiB",
+    ),
+    "a_hundred_thousand_values": (
+        lambda p: p.write_text("title: x\nsides: [" + "1," * 100_001 + "1]\n"),
+        "the file has more than 100000 values",
+    ),
     "latin1_not_utf8": (lambda p: p.write_bytes(b"title: Caf\xe9\n"), "the file is not UTF-8"),
     "nul_bytes": (lambda p: p.write_bytes(b"title: x\x00\n"), "the character U+0000 is not allowed"),
     "briefing_over_twenty_thousand_characters": (
-        lambda p: p.write_text("title: Long\nsystem: fireteam-tomorrow\nbriefing: '" + "word " * 4001 + "'\nvictory:" + MINIMAL),
-        "briefing: text longer than 20000 characters"),
-    "billion_laughs": (lambda p: p.write_text('a: &a ["lol","lol"]\nb: &b [*a,*a]\nc: [*b,*b]\n'), "anchors (&a) are not allowed"),
+        lambda p: p.write_text(
+            "title: Long\nsystem: fireteam-tomorrow\nbriefing: '" + "word " * 4001 + "'\nvictory:" + MINIMAL
+        ),
+        "briefing: text longer than 20000 characters",
+    ),
+    "billion_laughs": (
+        lambda p: p.write_text('a: &a ["lol","lol"]\nb: &b [*a,*a]\nc: [*b,*b]\n'),
+        "anchors (&a) are not allowed",
+    ),
     "fifo_instead_of_a_file": (lambda p: os.mkfifo(p), "not a regular file"),
     "folder_instead_of_a_file": (lambda p: p.mkdir(), "not a regular file"),
 }
@@ -279,7 +335,7 @@ def test_write_goes_to_a_hidden_part_file_beside_the_target_then_is_renamed(tmp_
 
     monkeypatch.setattr(files.os, "replace", spy)
     files.write_atomic(target, b"new")
-    (src, dst, src_bytes, dst_bytes), = seen
+    ((src, dst, src_bytes, dst_bytes),) = seen
     assert src.parent == tmp_path and src.name.startswith(".x.pdf.") and src.suffix == ".part"
     assert (dst, src_bytes, dst_bytes) == (target, b"new", b"old")  # the old PDF stood until the rename
     assert target.read_bytes() == b"new" and files_under(tmp_path) == [target]
@@ -337,16 +393,33 @@ def test_longest_allowed_pathological_markdown_renders_quickly():
         assert time.monotonic() - started < 3
 
 
-@pytest.mark.parametrize("name", ["../scenarios/bridge", "/etc/passwd", "a b", "-rf", "", 'x"; touch PWNED; "',
-                                  "x'; touch PWNED; '", "x`touch PWNED`"])
+@pytest.mark.parametrize(
+    "name",
+    [
+        "../scenarios/bridge",
+        "/etc/passwd",
+        "a b",
+        "-rf",
+        "",
+        'x"; touch PWNED; "',
+        "x'; touch PWNED; '",
+        "x`touch PWNED`",
+    ],
+)
 def test_make_scenario_refuses_a_name_that_is_not_a_plain_scenario_name(name, tmp_path):
     """`make scenario NAME=...` refuses paths, options and shell syntax (exit 2) and runs none of it."""
     import subprocess
 
     from conftest import ROOT
 
-    result = subprocess.run(["make", "-s", "-o", ".venv/.installed", "scenario", f"NAME={name}"], cwd=ROOT,
-                            capture_output=True, text=True, timeout=60, env={**os.environ, "HOME": str(tmp_path)})
+    result = subprocess.run(
+        ["make", "-s", "-o", ".venv/.installed", "scenario", f"NAME={name}"],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        timeout=60,
+        env={**os.environ, "HOME": str(tmp_path)},
+    )
     assert result.returncode == 2, result.stderr
     assert "make scenario: NAME must be a plain scenario name" in result.stderr
     assert not (ROOT / "PWNED").exists()

@@ -8,9 +8,9 @@ import json
 
 import pytest
 import yaml
+from conftest import SCENARIOS, examples_by_system
 from jsonschema import Draft202012Validator
 
-from conftest import SCENARIOS, examples_by_system
 from generator.systems import known
 
 EXAMPLES = examples_by_system()
@@ -32,7 +32,10 @@ def example(name: str) -> dict:
 
 
 def schema_problems(validator: Draft202012Validator, data) -> list[str]:
-    return [f"{'.'.join(map(str, error.absolute_path)) or '(top)'}: {error.message}" for error in validator.iter_errors(data)]
+    return [
+        f"{'.'.join(map(str, error.absolute_path)) or '(top)'}: {error.message}"
+        for error in validator.iter_errors(data)
+    ]
 
 
 @pytest.mark.parametrize("system_id", known())
@@ -78,9 +81,15 @@ def test_broken_copy_is_refused_by_the_schema_and_by_validate(muster, tmp_path, 
     errors = list(schema_validator(muster, system_id).iter_errors(data))
     assert errors, "the schema accepted it"
     # a wrong value is reported at its own path; an unknown key at its mapping, by additionalProperties
-    assert any(tuple(error.absolute_path) == path or (tuple(error.absolute_path) == path[:-1]
-               and error.validator == "additionalProperties" and repr(path[-1]) in error.message)
-               for error in errors), [(list(error.absolute_path), error.message) for error in errors]
+    assert any(
+        tuple(error.absolute_path) == path
+        or (
+            tuple(error.absolute_path) == path[:-1]
+            and error.validator == "additionalProperties"
+            and repr(path[-1]) in error.message
+        )
+        for error in errors
+    ), [(list(error.absolute_path), error.message) for error in errors]
     broken = tmp_path / f"{breakage}.yaml"
     broken.write_text(yaml.safe_dump(data, sort_keys=False), encoding="utf-8")
     result = muster("validate", broken)
@@ -97,4 +106,6 @@ def test_an_optional_key_left_empty_is_judged_alike_by_the_schema_and_by_validat
     copy_file.write_text(yaml.safe_dump(data, sort_keys=False), encoding="utf-8")
     schema_accepts = schema_problems(schema_validator(muster, system_id), data) == []
     muster_accepts = muster("validate", copy_file).code == 0
-    assert schema_accepts == muster_accepts, f"schema accepts: {schema_accepts}, muster validate accepts: {muster_accepts}"
+    assert schema_accepts == muster_accepts, (
+        f"schema accepts: {schema_accepts}, muster validate accepts: {muster_accepts}"
+    )

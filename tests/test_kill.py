@@ -13,17 +13,22 @@ import subprocess
 import sys
 import time
 
-from pypdf import PdfReader
-
 from conftest import ROOT, SCENARIOS
+from pypdf import PdfReader
 
 KILLS = int(os.environ.get("MUSTER_KILLS", "3"))
 SCENARIO = SCENARIOS / "warspike-hold-the-ford.yaml"  # the quickest example to build (about 3 s)
 
 
 def build(out, env):
-    return subprocess.Popen([sys.executable, "-m", "generator", "build", str(SCENARIO), "--out", str(out)], cwd=ROOT,
-                            env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, start_new_session=True)
+    return subprocess.Popen(
+        [sys.executable, "-m", "generator", "build", str(SCENARIO), "--out", str(out)],
+        cwd=ROOT,
+        env=env,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+        start_new_session=True,
+    )
 
 
 def group_gone(pgid: int, seconds: float) -> bool:

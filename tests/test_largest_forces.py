@@ -5,16 +5,16 @@ from __future__ import annotations
 import pdfplumber
 import pytest
 import yaml
+from pdfcheck import text_outside_cards
 
 from generator.cards import CARD_SIZES
-from pdfcheck import text_outside_cards
 
 
 def fifty_figures(folder):
     """Eight teams (eight players), fifty figures: six fireteams of six and two groups of seven, each figure named."""
     sides = []
     n = 0
-    for s, side_name in enumerate(["North", "South"]):
+    for side_name in ["North", "South"]:
         teams = []
         for t in range(4):
             size = 7 if t == 3 else 6
@@ -29,8 +29,15 @@ def fifty_figures(folder):
             teams.append(team)
         sides.append({"name": side_name, "teams": teams})
     assert n == 50
-    data = {"title": "Fifty", "system": "fireteam-tomorrow", "seed": 5, "briefing": "Big.", "victory": "Last one standing.",
-            "passes": 12, "sides": sides}
+    data = {
+        "title": "Fifty",
+        "system": "fireteam-tomorrow",
+        "seed": 5,
+        "briefing": "Big.",
+        "victory": "Last one standing.",
+        "passes": 12,
+        "sides": sides,
+    }
     path = folder / "fifty.yaml"
     path.write_text(yaml.safe_dump(data, sort_keys=False))
     return path
@@ -41,8 +48,15 @@ def fifty_two_units(folder):
     types = ["infantry", "cavalry", "afv-turreted", "afv", "machine-gun", "anti-tank-gun", "mortar", "field-artillery"]
     sides = []
     for s, (name, facing, cols) in enumerate([("West", "east", "ABCD"), ("East", "west", "MNOP")]):
-        units = [{"type": types[i % len(types)], "at": f"{cols[i // 13]}{i % 13 + 1 if i % 13 < 12 else 12}", "facing": facing,
-                  "name": f"{name} unit {i + 1}"} for i in range(26)]
+        units = [
+            {
+                "type": types[i % len(types)],
+                "at": f"{cols[i // 13]}{i % 13 + 1 if i % 13 < 12 else 12}",
+                "facing": facing,
+                "name": f"{name} unit {i + 1}",
+            }
+            for i in range(26)
+        ]
         # unique squares: four columns x twelve rows hold 48, so put the last two further in
         seen = set()
         for i, unit in enumerate(units):
@@ -52,8 +66,16 @@ def fifty_two_units(folder):
                     unit["at"] = f"{'FK'[s]}{i % 12 + 1}"
             seen.add(unit["at"])
         sides.append({"name": name, "units": units})
-    data = {"title": "Fifty-two", "system": "morschauser-modern", "seed": 52, "briefing": "Everything.", "victory": "Hold.",
-            "grid": {"columns": 16, "rows": 12}, "turns": 8, "sides": sides}
+    data = {
+        "title": "Fifty-two",
+        "system": "morschauser-modern",
+        "seed": 52,
+        "briefing": "Everything.",
+        "victory": "Hold.",
+        "grid": {"columns": 16, "rows": 12},
+        "turns": 8,
+        "sides": sides,
+    }
     path = folder / "fifty-two.yaml"
     path.write_text(yaml.safe_dump(data, sort_keys=False))
     return path
@@ -69,7 +91,10 @@ def largest(tmp_path_factory):
         path = make(folder)
         assert main(["validate", str(path)]) == 0
         assert main(["build", str(path), "--out", str(folder / "out")]) == 0
-        built[path.stem] = (folder / "out" / path.stem / f"{path.stem}.pdf", folder / "out" / path.stem / f"{path.stem}-cards.pdf")
+        built[path.stem] = (
+            folder / "out" / path.stem / f"{path.stem}.pdf",
+            folder / "out" / path.stem / f"{path.stem}-cards.pdf",
+        )
     return built
 
 

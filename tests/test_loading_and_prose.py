@@ -28,15 +28,18 @@ def test_yaml_12_scalars_norway_stays_text():
     assert doc.data == {"a": "NO", "b": "on", "c": "2024-01-01", "d": True, "e": 10, "f": 16, "g": 1.5}
 
 
-@pytest.mark.parametrize("text, fragment", [
-    ("a: 123456789012345678901234567890\n", "far too large"),
-    ("a: .nan\n", "not a usable number"),
-    ("a: " + "[" * 60 + "]" * 60 + "\n", "nesting deeper than"),
-    ("a: 1\na: 2\n", "duplicate key 'a'"),
-    ("? [a, b]\n: c\n", "a key must be a plain name"),
-    ("", "the file is empty"),
-    ("a: 1\n---\nb: 2\n", "not valid YAML"),
-])
+@pytest.mark.parametrize(
+    "text, fragment",
+    [
+        ("a: 123456789012345678901234567890\n", "far too large"),
+        ("a: .nan\n", "not a usable number"),
+        ("a: " + "[" * 60 + "]" * 60 + "\n", "nesting deeper than"),
+        ("a: 1\na: 2\n", "duplicate key 'a'"),
+        ("? [a, b]\n: c\n", "a key must be a plain name"),
+        ("", "the file is empty"),
+        ("a: 1\n---\nb: 2\n", "not valid YAML"),
+    ],
+)
 def test_loader_refuses_with_a_position(text, fragment):
     """Each surprise is a Problem with a line and column, never a library exception."""
     with pytest.raises(InputProblems) as err:
@@ -59,8 +62,10 @@ def test_oversize_and_non_utf8_files_are_refused(tmp_path):
 
 def test_markdown_neutralises_html_links_and_outside_pictures():
     """Raw HTML prints as text, links lose their targets, pictures must be plain paths in the scenario folder."""
-    html = to_html('<script>alert(1)</script> [x](file:///etc/passwd) <a href="http://evil">y</a> '
-                   '![a](map.png) ![b](/etc/passwd.png) ![c](../up.png) ![d](http://evil/x.png)')
+    html = to_html(
+        '<script>alert(1)</script> [x](file:///etc/passwd) <a href="http://evil">y</a> '
+        "![a](map.png) ![b](/etc/passwd.png) ![c](../up.png) ![d](http://evil/x.png)"
+    )
     assert "<script" not in html and "&lt;script&gt;" in html
     assert "<a" not in html and "&lt;a href" in html  # the raw tag survives only as printed text
     assert 'src="map.png"' in html  # relative here; build.py anchors it to the scenario folder
@@ -96,7 +101,8 @@ def test_picture_beside_the_scenario_is_allowed_and_one_outside_is_refused(muste
     import base64
 
     png = base64.b64decode(
-        "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8BQDwAEhQGAhKmMIQAAAABJRU5ErkJggg==")
+        "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8BQDwAEhQGAhKmMIQAAAABJRU5ErkJggg=="
+    )
     (tmp_path / "map.png").write_bytes(png)
     (tmp_path / "fake.png").write_text("not a picture")
     ok = tmp_path / "ok.yaml"

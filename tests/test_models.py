@@ -31,7 +31,9 @@ class Table(Model):
     """A weapon table."""
 
     weapons: list = key(UniqueNames(Typed(Weapon), what="weapon"), "The weapons.")
-    faces: dict = key(MapOf(Str(1, "[1-6]", "a D6 face, 1 to 6"), Str(20)), "D6 faces (YAML keys are text).", default={})
+    faces: dict = key(
+        MapOf(Str(1, "[1-6]", "a D6 face, 1 to 6"), Str(20)), "D6 faces (YAML keys are text).", default={}
+    )
     tags: list = key(ListOf(Str(20)), "Tags.", default=[])
 
 
@@ -41,7 +43,9 @@ def _check(text: str):
 
 def test_a_clean_file_becomes_typed_instances_with_defaults():
     """Keys become attributes, optional keys their defaults, a renamed YAML key its field, and a note is kept."""
-    table = _check("weapons:\n  - {name: Rifle, range: 24, from: armoury, note: a reading}\n  - {name: Knife}\nfaces: {1: miss}\n")
+    table = _check(
+        "weapons:\n  - {name: Rifle, range: 24, from: armoury, note: a reading}\n  - {name: Knife}\nfaces: {1: miss}\n"
+    )
     assert isinstance(table.weapons[0], Weapon)
     assert (table.weapons[0].range, table.weapons[0].origin, table.weapons[0].note) == (24, "armoury", "a reading")
     assert (table.weapons[1].range, table.weapons[1].note) == (0, "")
@@ -53,7 +57,10 @@ def test_every_problem_is_named_at_its_line_and_column():
     with pytest.raises(InputProblems) as caught:
         _check("weapons:\n  - {name: Rifle, rnage: 24}\n  - {name: Pistol, range: far}\n  - {name: Pistol}\n")
     text = [str(p) for p in caught.value.problems]
-    assert "rules.yaml:2:19: weapons[0].rnage: unknown key 'rnage' (did you mean 'range'?); expected name, range, from, note" in text
+    assert (
+        "rules.yaml:2:19: weapons[0].rnage: unknown key 'rnage' (did you mean 'range'?); expected name, range, from, note"
+        in text
+    )
     assert "rules.yaml:3:27: weapons[1].range: expected a whole number from 0 to 96 (got 'far')" in text
     assert len(text) == 2  # the duplicate is checked once every entry is clean
 

@@ -8,9 +8,8 @@ from itertools import product
 
 import icepool
 import pytest
-from pypdf import PdfReader
-
 from conftest import SCENARIOS
+from pypdf import PdfReader
 
 SYSTEM = "morschauser-modern"
 EXAMPLES = ["weissach-bridge", "hill-112"]
@@ -92,7 +91,9 @@ def test_equal_powers_give_the_known_battle_odds(muster):
 def test_artillery_landing_and_kill_match_brute_force(muster, variant):
     """Where a shot lands and the chance to destroy the target equal an enumeration of both dice, per scatter."""
     rows = odds_json(muster, *([variant] if variant else []))["artillery"]["rows"]
-    assert {(r["weapon"], r["fire"]) for r in rows} == {(w, f) for w in ("artillery", "afv-or-at") for f in ("direct", "indirect")}
+    assert {(r["weapon"], r["fire"]) for r in rows} == {
+        (w, f) for w in ("artillery", "afv-or-at") for f in ("direct", "indirect")
+    }
     faces = SCATTER[variant]
     for row in rows:
         kills = {5, 6} if row["fire"] == "direct" else {6}
@@ -180,7 +181,11 @@ def test_turns_draw_independently_from_one_seed(muster):
 
 def test_a_variant_changes_validation_too(muster, tmp_path):
     """Heavy artillery in a wood is fine as written, refused under woods-cost-movement."""
-    base = (SCENARIOS / "weissach-bridge.yaml").read_text().replace("at: K2, facing: west, name: Heavy battery", "at: B1, facing: west, name: Heavy battery")
+    base = (
+        (SCENARIOS / "weissach-bridge.yaml")
+        .read_text()
+        .replace("at: K2, facing: west, name: Heavy battery", "at: B1, facing: west, name: Heavy battery")
+    )
     plain = tmp_path / "plain.yaml"
     plain.write_text(base)
     assert muster("validate", plain).code == 0

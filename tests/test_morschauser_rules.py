@@ -5,13 +5,13 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-
 from conftest import SCENARIOS
+
 from generator import systems
+from generator.loading import load_file
+from generator.scenario import validate
 from generator.systems.morschauser import MorschauserModern
 from generator.systems.morschauser.models import GridScenario, Unit
-from generator.scenario import validate
-from generator.loading import load_file
 
 SYSTEM = "morschauser-modern"
 RULES = Path(systems.get(SYSTEM).folder) / "rules.yaml"
@@ -50,43 +50,65 @@ def test_a_renamed_key_is_named_at_its_line_and_column(muster, broken):
     line, col = where(text, "  minimum_powr:", "minimum_powr")
     result = muster("validate", EXAMPLE)
     assert result.code == 1, result.err
-    assert (f"{path}:{line}:{col}: battle.minimum_powr: unknown key 'minimum_powr' (did you mean 'minimum_power'?); "
-            "expected die, destroy_natural, minimum_power, rule, modifiers") in result.err
+    assert (
+        f"{path}:{line}:{col}: battle.minimum_powr: unknown key 'minimum_powr' (did you mean 'minimum_power'?); "
+        "expected die, destroy_natural, minimum_power, rule, modifiers"
+    ) in result.err
     assert "internal error" not in result.err
 
 
 def test_a_word_where_a_number_belongs_is_named_at_the_value(muster, broken):
     """A unit type's Battle Power written `five` in a flow mapping is refused at that value's column; exit 1."""
-    path, text = broken(("name: Machine gun, move: 2, battle_power: 6,", "name: Machine gun, move: 2, battle_power: six,"))
+    path, text = broken(
+        ("name: Machine gun, move: 2, battle_power: 6,", "name: Machine gun, move: 2, battle_power: six,")
+    )
     line, col = where(text, "  - {id: machine-gun", "six")
     result = muster("validate", EXAMPLE)
     assert result.code == 1, result.err
-    assert f"{path}:{line}:{col}: unit_types[4].battle_power: expected a whole number from 1 to 20 (got 'six')" in result.err
+    assert (
+        f"{path}:{line}:{col}: unit_types[4].battle_power: expected a whole number from 1 to 20 (got 'six')"
+        in result.err
+    )
 
 
 def test_a_scatter_table_must_cover_the_die_exactly(muster, broken):
     """A scatter scheme with a 7 and no 6 is refused at its faces, saying what is missing and what is extra."""
-    path, text = broken(("faces: {1: left, 2: beyond, 3: right, 4: before, 5: target, 6: target}",
-                         "faces: {1: left, 2: beyond, 3: right, 4: before, 5: target, 7: target}"))
+    path, text = broken(
+        (
+            "faces: {1: left, 2: beyond, 3: right, 4: before, 5: target, 6: target}",
+            "faces: {1: left, 2: beyond, 3: right, 4: before, 5: target, 7: target}",
+        )
+    )
     line, col = where(text, "      faces: {1: left", "{")
     result = muster("validate", EXAMPLE)
     assert result.code == 1, result.err
-    assert (f"{path}:{line}:{col}: artillery.scatter.morschauser.faces: a D6 table covers the faces 1 to 6 exactly "
-            "(missing 6; no face 7)") in result.err
+    assert (
+        f"{path}:{line}:{col}: artillery.scatter.morschauser.faces: a D6 table covers the faces 1 to 6 exactly "
+        "(missing 6; no face 7)"
+    ) in result.err
 
 
 def test_names_must_refer_to_the_rule_datas_own(muster, broken):
     """A variant naming a scatter scheme that does not exist, and a unit type naming an unknown weapon, are both reported."""
-    path, text = broken(("    scatter: clock-face\n", "    scatter: clock-fase\n"),
-                        ("range: 4, weapon: artillery, arc: 90, contours: 1, advance: false, may_be_poor: false, glyph: mortar}",
-                         "range: 4, weapon: artilery, arc: 90, contours: 1, advance: false, may_be_poor: false, glyph: mortar}"))
+    path, text = broken(
+        ("    scatter: clock-face\n", "    scatter: clock-fase\n"),
+        (
+            "range: 4, weapon: artillery, arc: 90, contours: 1, advance: false, may_be_poor: false, glyph: mortar}",
+            "range: 4, weapon: artilery, arc: 90, contours: 1, advance: false, may_be_poor: false, glyph: mortar}",
+        ),
+    )
     result = muster("validate", EXAMPLE)
     assert result.code == 1, result.err
     line, col = where(text, "    scatter: clock-fase", "clock-fase")
-    assert (f"{path}:{line}:{col}: variants[0].scatter: expected a scatter scheme, one of morschauser, clock-face, centric "
-            "(got 'clock-fase') (did you mean 'clock-face'?)") in result.err
+    assert (
+        f"{path}:{line}:{col}: variants[0].scatter: expected a scatter scheme, one of morschauser, clock-face, centric "
+        "(got 'clock-fase') (did you mean 'clock-face'?)"
+    ) in result.err
     line, col = where(text, "  - {id: mortar", "artilery")
-    assert f"{path}:{line}:{col}: unit_types[6].weapon: expected a weapon, one of artillery, afv-or-at (got 'artilery')" in result.err
+    assert (
+        f"{path}:{line}:{col}: unit_types[6].weapon: expected a weapon, one of artillery, afv-or-at (got 'artilery')"
+        in result.err
+    )
 
 
 def test_the_tiles_must_be_the_ranks_times_the_suits(muster, broken):

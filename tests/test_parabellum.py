@@ -7,9 +7,9 @@ from itertools import permutations
 
 import icepool
 import pytest
+from conftest import SCENARIOS
 from pypdf import PdfReader
 
-from conftest import SCENARIOS
 from generator.build import load
 from generator.systems import get
 from generator.systems.parabellum import cardfit, measure, odds, plans
@@ -32,6 +32,7 @@ def plan_steps(points=None):
 
 
 # --- odds -------------------------------------------------------------------------------
+
 
 @pytest.mark.parametrize("stress", range(0, 7))
 @pytest.mark.parametrize("order", [False, True])
@@ -95,7 +96,13 @@ def test_odds_json_contract(muster):
         assert sum(probs) == 1
         assert Fraction(row["expected"]) == sum(n * p for n, p in enumerate(probs))
     first = next(r for r in table["rows"] if r["stress"] == 0 and r["order"] is False)
-    assert (first["ap0"], first["ap1"], first["ap2"], first["ap3"], first["expected"]) == ("0/1", "1/6", "2/3", "1/6", "2/1")
+    assert (first["ap0"], first["ap1"], first["ap2"], first["ap3"], first["expected"]) == (
+        "0/1",
+        "1/6",
+        "2/3",
+        "1/6",
+        "2/1",
+    )
 
 
 def test_odds_json_with_discipline_variant(muster):
@@ -118,6 +125,7 @@ def test_unknown_variant_is_a_usage_error(muster):
 
 # --- plans ------------------------------------------------------------------------------
 
+
 def test_seed_worked_examples_are_legal_plans():
     """3 points: Run! then Fire! or vice versa, Move! Take Aim! Fire!; 2 points: Take Aim! and Fire!, Move! and Charge!."""
     three = {p.steps for p in plans.all_plans(RULES) if p.cost == 3}
@@ -126,7 +134,12 @@ def test_seed_worked_examples_are_legal_plans():
     assert {steps("aim", "fire-short"), steps("move", "charge")} <= two
     for unit in ([RIFLE], [SHOTGUN], [RIFLE, CANNON]):
         mine = {p.steps for p in plans.for_unit(plans.all_plans(RULES), unit, RULES)}
-        assert {steps("run", "fire-short"), steps("move", "aim", "fire-short"), steps("aim", "fire-short"), steps("move", "charge")} <= mine
+        assert {
+            steps("run", "fire-short"),
+            steps("move", "aim", "fire-short"),
+            steps("aim", "fire-short"),
+            steps("move", "charge"),
+        } <= mine
 
 
 def test_plans_match_an_independent_enumeration():
@@ -179,6 +192,7 @@ def test_unit_without_weapons_has_no_fire():
 
 # --- scenario, deck, cards --------------------------------------------------------------
 
+
 def test_deck_says_there_is_none(muster):
     """`muster deck` on a Para Bellum scenario exits 2 saying the system has no deck, rather than inventing one."""
     result = muster("deck", SCENARIOS / "vesta-relay.yaml")
@@ -212,8 +226,16 @@ def _cards_at(scenario, size):
 
 def _worst_scenario():
     scenario = load(SCENARIOS / "vesta-relay.yaml")
-    worst = Unit(name="Worst", models=1, movement=6, hq=True, command_points=20, stress=0, discipline=None,
-                 weapons=[Weapon(name=f"Weapon {i}", tags=["assault"]) for i in range(8)])
+    worst = Unit(
+        name="Worst",
+        models=1,
+        movement=6,
+        hq=True,
+        command_points=20,
+        stress=0,
+        discipline=None,
+        weapons=[Weapon(name=f"Weapon {i}", tags=["assault"]) for i in range(8)],
+    )
     scenario.data["sides"][0]["units"].append(worst)
     return scenario
 
@@ -230,7 +252,10 @@ def test_plan_lists_fit_their_cards(size):
             continue
         assert card["fit"] is geometry
         unit = card["unit"]
-        assert sum(cardfit.item_rows(item) for item in card["items"]) <= geometry.body_rows, (unit["name"], card["part"])
+        assert sum(cardfit.item_rows(item) for item in card["items"]) <= geometry.body_rows, (
+            unit["name"],
+            card["part"],
+        )
         if card["part"] > 1:
             assert card["items"][0]["block"] == "legend"
         for g in card["groups"]:
@@ -269,17 +294,29 @@ def test_card_geometry_is_per_size():
 
 def test_wrapped_text_is_measured_into_rows():
     """Long stats, weapon and Fire!/Charge! text takes more rows on a mini card; a split plan group never leaves a lone row."""
-    unit = {"models": 100, "movement": 48, "run": 96, "discipline": 6, "hq": True, "command_points": 20,
-            "weapons": [{"name": "A very long weapon name indeed", "tag_text": "heavy, assault"}],
-            "fire_charge": "Fires non-Assault weapons: no Charge! in an activation with Fire!.",
-            "track": {"faces": "1\u20135 \u00b7 6", "levels": [{}] * 5}}
-    rows = {size: {b["block"]: b["rows"] for b in cardfit.unit_blocks(unit, measure.for_size(size))} for size in ("mini", "poker")}
+    unit = {
+        "models": 100,
+        "movement": 48,
+        "run": 96,
+        "discipline": 6,
+        "hq": True,
+        "command_points": 20,
+        "weapons": [{"name": "A very long weapon name indeed", "tag_text": "heavy, assault"}],
+        "fire_charge": "Fires non-Assault weapons: no Charge! in an activation with Fire!.",
+        "track": {"faces": "1\u20135 \u00b7 6", "levels": [{}] * 5},
+    }
+    rows = {
+        size: {b["block"]: b["rows"] for b in cardfit.unit_blocks(unit, measure.for_size(size))}
+        for size in ("mini", "poker")
+    }
     assert rows["mini"]["stats"] == 2 and rows["poker"]["stats"] == 1
     assert rows["mini"]["weapon"] == 2 and rows["mini"]["fc"] == 3 and rows["poker"]["fc"] == 2
     assert rows["mini"]["track"] == 6 + 1 + 1 and rows["poker"]["track"] == 3 + 1 + 1
     plans_ = [{"abbr": "Charge\u00b7Move\u00b7Aim", "mark": " \u2020"}] * 20
     for first in range(0, 16):
-        cards = cardfit.paginate([{"block": "stats", "rows": first}], [{"points": 3, "plans": plans_}], measure.for_size("mini"))
+        cards = cardfit.paginate(
+            [{"block": "stats", "rows": first}], [{"points": 3, "plans": plans_}], measure.for_size("mini")
+        )
         pieces = [len(i["rows"]) for c in cards for i in c if i["block"] == "plans"]
         assert sum(pieces) == 20 and min(pieces) >= 2, (first, pieces)
 
@@ -296,8 +333,16 @@ def test_six_action_cards_with_costs():
 def test_every_interpretation_has_a_note():
     """The reference prints a note for the clamp, Stand Ready!, Fire!, Fire!/Charge!, orders, the deck and the variant."""
     rules = {n["rule"] for n in SYSTEM.reference()["notes"]}
-    for name in ("Action points clamped to 0..3", "Stand Ready!", "Fire!", "Fire! and Charge!", "Take Action!",
-                 "No card deck", "Discipline test (comment variant)", "Stress"):
+    for name in (
+        "Action points clamped to 0..3",
+        "Stand Ready!",
+        "Fire!",
+        "Fire! and Charge!",
+        "Take Action!",
+        "No card deck",
+        "Discipline test (comment variant)",
+        "Stress",
+    ):
         assert name in rules
 
 

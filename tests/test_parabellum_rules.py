@@ -3,8 +3,8 @@
 from __future__ import annotations
 
 import pytest
-
 from conftest import SCENARIOS
+
 from generator import systems
 from generator.systems.parabellum import ParaBellum
 
@@ -46,8 +46,10 @@ def test_a_renamed_key_is_named_at_its_line_and_column(muster, edited_rules):
     path, line, column = edited_rules("  per_point: -1\n", "  per_pont: -1\n", column_of="per_pont")
     result = _validate(muster)
     assert result.code == 1
-    assert (f"{path}:{line}:{column}: stress.per_pont: unknown key 'per_pont' (did you mean 'per_point'?); "
-            "expected per_point, max, name, note") in result.err
+    assert (
+        f"{path}:{line}:{column}: stress.per_pont: unknown key 'per_pont' (did you mean 'per_point'?); "
+        "expected per_point, max, name, note"
+    ) in result.err
 
 
 def test_a_word_where_a_number_belongs_is_named_at_its_value(muster, edited_rules):
@@ -55,7 +57,10 @@ def test_a_word_where_a_number_belongs_is_named_at_its_value(muster, edited_rule
     path, line, column = edited_rules("command_points_max: 20", "command_points_max: twenty", column_of="twenty")
     result = _validate(muster)
     assert result.code == 1
-    assert f"{path}:{line}:{column}: hq.command_points_max: expected a whole number from 1 to 100 (got 'twenty')" in result.err
+    assert (
+        f"{path}:{line}:{column}: hq.command_points_max: expected a whole number from 1 to 100 (got 'twenty')"
+        in result.err
+    )
 
 
 def test_a_d6_table_short_of_a_face_is_refused(muster, edited_rules):
@@ -63,8 +68,10 @@ def test_a_d6_table_short_of_a_face_is_refused(muster, edited_rules):
     path, line, column = edited_rules("points: [1, 2, 2, 2, 2, 3]", "points: [1, 2, 2, 2, 3]", column_of="[")
     result = _validate(muster)
     assert result.code == 1
-    assert (f"{path}:{line}:{column}: action_points.points: give the points of each face of the 6-sided die, "
-            "face 1 first: 6 entries (got 5)") in result.err
+    assert (
+        f"{path}:{line}:{column}: action_points.points: give the points of each face of the 6-sided die, "
+        "face 1 first: 6 entries (got 5)"
+    ) in result.err
 
 
 def test_a_discipline_range_upside_down_is_refused(muster, edited_rules):
@@ -80,14 +87,19 @@ def test_a_reference_to_a_missing_weapon_tag_is_refused(muster, edited_rules):
     path, line, column = edited_rules("fires_except: heavy", "fires_except: hevy", column_of="hevy")
     result = _validate(muster)
     assert result.code == 1
-    assert (f"{path}:{line}:{column}: actions[2].fires_except: expected a weapon tag, one of heavy, assault "
-            "(got 'hevy') (did you mean 'heavy'?)") in result.err
+    assert (
+        f"{path}:{line}:{column}: actions[2].fires_except: expected a weapon tag, one of heavy, assault "
+        "(got 'hevy') (did you mean 'heavy'?)"
+    ) in result.err
 
 
 def test_an_action_of_a_kind_not_declared_is_refused(muster, edited_rules):
     """`kind: lng` names no kind of `kinds`: refused at the action's kind, exit 1, also for `muster odds`."""
-    path, line, column = edited_rules("    kind: long\n    rule: Each model moves up to twice",
-                                      "    kind: lng\n    rule: Each model moves up to twice", column_of="lng")
+    path, line, column = edited_rules(
+        "    kind: long\n    rule: Each model moves up to twice",
+        "    kind: lng\n    rule: Each model moves up to twice",
+        column_of="lng",
+    )
     result = _validate(muster)
     assert result.code == 1
     want = f"{path}:{line}:{column}: actions[4].kind: expected an action kind, one of short, long (got 'lng') (did you mean 'long'?)"

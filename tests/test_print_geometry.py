@@ -8,10 +8,10 @@ import io
 
 import pdfplumber
 import pytest
-
-from generator.build import Options, compute, load, render_html, to_pdf, choose_seed
-from generator.cards import CARD_SIZES, PAPERS, layout
 from pdfcheck import MM
+
+from generator.build import Options, choose_seed, compute, load, render_html, to_pdf
+from generator.cards import CARD_SIZES, PAPERS, layout
 
 TOL = 0.2  # mm: what a print shop forgives
 
@@ -46,7 +46,9 @@ def test_cards_sit_where_the_layout_says_and_backs_land_behind_them(paper, size)
     fronts = card_boxes(front, w, h)
     assert len(fronts) == min(lay.per_sheet, 14)
     for x, y in fronts:
-        assert any(abs(x - ex) <= TOL and abs(y - ey) <= TOL for ex, ey in (lay.front_slot(i) for i in range(lay.per_sheet)))
+        assert any(
+            abs(x - ex) <= TOL and abs(y - ey) <= TOL for ex, ey in (lay.front_slot(i) for i in range(lay.per_sheet))
+        )
     # the grid is centred: equal margins left and right, top and bottom
     xs = [x for x, _ in fronts]
     ys = [y for _, y in fronts]

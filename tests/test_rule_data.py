@@ -5,11 +5,13 @@ from __future__ import annotations
 import re
 
 import pytest
-
 from conftest import SCENARIOS, examples_by_system
+
 from generator import systems
 
-EXAMPLES = {system_id: [SCENARIOS / f"{name}.yaml" for name in names] for system_id, names in examples_by_system().items()}
+EXAMPLES = {
+    system_id: [SCENARIOS / f"{name}.yaml" for name in names] for system_id, names in examples_by_system().items()
+}
 
 
 def _broken(system_id: str, tmp_path, monkeypatch, edit):
@@ -29,14 +31,14 @@ def _broken(system_id: str, tmp_path, monkeypatch, edit):
 def _rename_title(text: str):
     match = re.search(r"^title:", text, re.M)
     line = text.count("\n", 0, match.start()) + 1
-    return text[:match.start()] + "titel:" + text[match.end():], line, 1
+    return text[: match.start()] + "titel:" + text[match.end() :], line, 1
 
 
 def _word_for_number(text: str):
     match = re.search(r"^(\s+)(\w+): ([0-9]+)[ \t]*(#.*)?$", text, re.M)
     line = text.count("\n", 0, match.start()) + 1
     start = match.start(3)
-    return text[:start] + "many" + text[match.end(3):], line, len(match.group(1)) + len(match.group(2)) + 3
+    return text[:start] + "many" + text[match.end(3) :], line, len(match.group(1)) + len(match.group(2)) + 3
 
 
 @pytest.mark.parametrize("system_id", systems.known())
@@ -61,8 +63,11 @@ def test_a_renamed_rule_key_is_a_problem_at_its_line(system_id, tmp_path, monkey
 def test_a_word_where_a_number_belongs_is_a_problem_at_its_column(system_id, tmp_path, monkeypatch, muster):
     """A word in place of a rule number is reported where it stands, exit 1 for validate, odds and build alike."""
     where = _broken(system_id, tmp_path, monkeypatch, _word_for_number)
-    for args in (("validate", EXAMPLES[system_id][0]), ("odds", system_id),
-                 ("build", EXAMPLES[system_id][0], "--out", tmp_path / "out")):
+    for args in (
+        ("validate", EXAMPLES[system_id][0]),
+        ("odds", system_id),
+        ("build", EXAMPLES[system_id][0], "--out", tmp_path / "out"),
+    ):
         result = muster(*args)
         assert result.code == 1, (args, result.err)
         assert where in result.err and "(got 'many')" in result.err, (args, result.err)

@@ -5,9 +5,9 @@ from __future__ import annotations
 import dataclasses
 
 import pytest
+from conftest import SCENARIOS
 from pypdf import PdfReader
 
-from conftest import SCENARIOS
 from generator.build import load
 from generator.cards import PAPERS
 from generator.loading import load_text
@@ -104,11 +104,14 @@ def test_validated_sides_hold_typed_units_and_blocks_with_rule_data_defaults():
 
 def test_the_block_tree_keeps_broken_links_as_problems_and_stays_walkable():
     """organise() returns what it could not link as (path, message) pairs instead of needing a checker to report to."""
-    army = Army(units=[Unit(name="A", troops=1, stature=1, move_rate=1), Unit(name="B", troops=1, stature=1, move_rate=1)],
-                blocks=[Block(name="Pair", members=["A", "Bee"])])
+    army = Army(
+        units=[Unit(name="A", troops=1, stature=1, move_rate=1), Unit(name="B", troops=1, stature=1, move_rate=1)],
+        blocks=[Block(name="Pair", members=["A", "Bee"])],
+    )
     organisation = organise(["Blue"], [army])
-    assert organisation.problems == [(("sides", 0, "blocks", 0, "members", 1),
-                                      "Block 'Pair' names 'Bee', no Unit or Block of 'Blue'")]
+    assert organisation.problems == [
+        (("sides", 0, "blocks", 0, "members", 1), "Block 'Pair' names 'Bee', no Unit or Block of 'Blue'")
+    ]
     assert [row["name"] for row in tree_rows(organisation, 0)] == ["Pair", "A", "B"]
 
 
@@ -143,13 +146,16 @@ def test_one_side_all_on_hold_is_valid_and_only_the_other_can_instigate():
     assert WS.pack(prepared)["first_turn"].startswith("Only Legio II Augusta can be Instigator")
 
 
-@pytest.mark.parametrize("first, second, totals, winner", [
-    ({"forward": 3, "stood": 2}, {"forward": 2, "routing": 1}, (4, 2), 0),
-    ({"forward": 1, "destroyed": 2}, {"forward": 1, "stood": 3}, (1, 1), None),
-    ({"forward": 1}, {"forward": 1, "retreating": 1}, (2, 1), 0),
-    ({"routing": 2}, {"forward": 1}, (0, 3), 1),
-    ({}, {}, (0, 0), None),
-])
+@pytest.mark.parametrize(
+    "first, second, totals, winner",
+    [
+        ({"forward": 3, "stood": 2}, {"forward": 2, "routing": 1}, (4, 2), 0),
+        ({"forward": 1, "destroyed": 2}, {"forward": 1, "stood": 3}, (1, 1), None),
+        ({"forward": 1}, {"forward": 1, "retreating": 1}, (2, 1), 0),
+        ({"routing": 2}, {"forward": 1}, (0, 3), 1),
+        ({}, {}, (0, 0), None),
+    ],
+)
 def test_advantage_counts_forward_units_and_the_enemy_routing_or_retreating(first, second, totals, winner):
     """Routing and retreating Units count for the opponent, destroyed and standing Units for nobody, a tie for the coin."""
     result = advantage.settle((advantage.Movement(**first), advantage.Movement(**second)), COUNTS)
@@ -184,7 +190,9 @@ def test_tracker_has_a_box_per_turn_per_unit_and_tallies_per_side():
     units = [[r["name"] for r in s["rows"] if r["kind"] == "unit"] for s in tracker["sides"]]
     assert [sorted(names) for names in units] == [sorted(u.name for u in Army.of(side).units) for side in sc.sides]
     assert [len(s["tallies"]) for s in tracker["sides"]] == [3, 3]
-    assert "Routing or retreating (count for Ordovices war band)" in [t["label"] for t in tracker["sides"][0]["tallies"]]
+    assert "Routing or retreating (count for Ordovices war band)" in [
+        t["label"] for t in tracker["sides"][0]["tallies"]
+    ]
     assert [m.mark for m in tracker["marks"]] == ["A", "R", "C"]
 
 
@@ -251,8 +259,17 @@ def test_bridge_pack_prints_tree_tracker_sequence_and_glossary(built):
     width, height = (float(v) / MM for v in reader.pages[0].mediabox[2:])
     assert (round(width), round(height)) == (210, 297)
     text = text_of(pack)
-    for words in ("Turn tracker", "Struck off", "Units moving forward", "Glossary", "Paired-Resolutions",
-                  "5: Changeover", "roll no dice beyond the coin toss", "1 Platoon", "Gruppe 3 Trupp B"):
+    for words in (
+        "Turn tracker",
+        "Struck off",
+        "Units moving forward",
+        "Glossary",
+        "Paired-Resolutions",
+        "5: Changeover",
+        "roll no dice beyond the coin toss",
+        "1 Platoon",
+        "Gruppe 3 Trupp B",
+    ):
         assert words in text, words
     sequence = [p.extract_text() for p in reader.pages if "1: Instigator" in p.extract_text()]
     assert len(sequence) == 1 and "Glossary" in sequence[0] and "Advantage" in sequence[0]

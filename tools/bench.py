@@ -43,8 +43,9 @@ def one(path: str) -> None:
     import weasyprint  # noqa: F401  (import cost reported apart: a long-lived process pays it once)
 
     t_import = time.perf_counter() - t0
-    from pypdf import PdfReader
     import io
+
+    from pypdf import PdfReader
 
     from generator.build import Options, choose_seed, compute, load, render_html
     from generator.engine import html_to_pdf
@@ -61,10 +62,18 @@ def one(path: str) -> None:
     t3 = time.perf_counter()
     cards_pdf = html_to_pdf(cards_html, TEMPLATES, scenario.doc.folder)
     t4 = time.perf_counter()
-    print(json.dumps({
-        "import": t_import, "outside": t2 - t1, "pack": t3 - t2, "cards": t4 - t3,
-        "pack_pages": len(PdfReader(io.BytesIO(pack_pdf)).pages), "cards_pages": len(PdfReader(io.BytesIO(cards_pdf)).pages),
-    }))
+    print(
+        json.dumps(
+            {
+                "import": t_import,
+                "outside": t2 - t1,
+                "pack": t3 - t2,
+                "cards": t4 - t3,
+                "pack_pages": len(PdfReader(io.BytesIO(pack_pdf)).pages),
+                "cards_pages": len(PdfReader(io.BytesIO(cards_pdf)).pages),
+            }
+        )
+    )
 
 
 def page_costs() -> None:
@@ -87,7 +96,10 @@ def page_costs() -> None:
     for kind, html in (
         ("card sheet", render_html(scenario, pack, sheet)[1]),
         ("roster", render("fireteam-tomorrow/pack.html", show=lambda p: p == "forces", booklet=False, **pack)),
-        ("prose (reference)", render("fireteam-tomorrow/pack.html", show=lambda p: p == "reference", booklet=False, **pack)),
+        (
+            "prose (reference)",
+            render("fireteam-tomorrow/pack.html", show=lambda p: p == "reference", booklet=False, **pack),
+        ),
         ("odds tables", render("fireteam-tomorrow/pack.html", show=lambda p: p == "odds", booklet=False, **pack)),
     ):
         t = time.perf_counter()
@@ -120,8 +132,19 @@ def make_season(folder: Path, count: int) -> list[Path]:
 
 def booklet_run(paths, out: Path, jobs: int, cache: Path, no_cache: bool = False) -> dict:
     env = {**os.environ, "MUSTER_CACHE": str(cache), "MUSTER_STATS": str(out) + ".stats.json"}
-    args = [PY, "-m", "generator", "booklet", *map(str, paths), "--out", str(out), "--jobs", str(jobs),
-            "--config", "booklets/club.yaml"]
+    args = [
+        PY,
+        "-m",
+        "generator",
+        "booklet",
+        *map(str, paths),
+        "--out",
+        str(out),
+        "--jobs",
+        str(jobs),
+        "--config",
+        "booklets/club.yaml",
+    ]
     if no_cache:
         args.append("--no-cache")
     result = run(args, env)
@@ -144,7 +167,9 @@ def main() -> None:
     if args.page_costs:
         return page_costs()
 
-    subset = "yes (libharfbuzz-subset)" if ctypes.util.find_library("harfbuzz-subset") else "NO: slow fallback subsetter"
+    subset = (
+        "yes (libharfbuzz-subset)" if ctypes.util.find_library("harfbuzz-subset") else "NO: slow fallback subsetter"
+    )
     print(f"Muster bench on {os.cpu_count()} cores; HarfBuzz font subsetting: {subset}\n")
 
     print(f"{'scenario':28} {'pages':>5} {'wall s':>7} {'cpu s':>6} {'peak MB':>8} {'outside WeasyPrint':>19}")
@@ -153,10 +178,14 @@ def main() -> None:
         split = json.loads(r["out"])
         pages = split["pack_pages"] + split["cards_pages"]
         work = split["outside"] + split["pack"] + split["cards"]
-        print(f"{path.stem:28} {pages:5d} {r['wall']:7.2f} {r['cpu']:6.2f} {r['peak_mb']:8.0f} "
-              f"{100 * split['outside'] / work:18.1f}%")
-    print("(wall includes starting Python and importing WeasyPrint, about "
-          f"{split['import']:.1f} s, paid once by a long-lived process)\n")
+        print(
+            f"{path.stem:28} {pages:5d} {r['wall']:7.2f} {r['cpu']:6.2f} {r['peak_mb']:8.0f} "
+            f"{100 * split['outside'] / work:18.1f}%"
+        )
+    print(
+        "(wall includes starting Python and importing WeasyPrint, about "
+        f"{split['import']:.1f} s, paid once by a long-lived process)\n"
+    )
 
     r = run([PY, str(Path(__file__)), "--page-costs"])
     print("Seconds per page by kind (one warm process):")
@@ -175,16 +204,20 @@ def main() -> None:
         for label, r in (("1 process", single), ("2 processes", double)):
             s = r["stats"]
             outside = 100 * s.get("outside", 0) / max(s.get("outside", 0) + s.get("weasyprint", 0), 1e-9)
-            print(f"  {label:12} {r['pages']:4d} pages  wall {r['wall']:6.2f} s  cpu {r['cpu']:6.2f} s  "
-                  f"peak {r['peak_mb']:5.0f} MB (largest process)  outside WeasyPrint {outside:4.1f}%")
+            print(
+                f"  {label:12} {r['pages']:4d} pages  wall {r['wall']:6.2f} s  cpu {r['cpu']:6.2f} s  "
+                f"peak {r['peak_mb']:5.0f} MB (largest process)  outside WeasyPrint {outside:4.1f}%"
+            )
         print(f"  speed-up with 2 processes: {single['wall'] / double['wall']:.2f}x")
         again = booklet_run(paths, tmp / "two.pdf", 2, tmp / "cache2")
         print(f"  rebuild, nothing changed:  wall {again['wall']:5.2f} s")
         changed = paths[len(paths) // 2]
         changed.write_text(changed.read_text().replace("title: ", "title: Revised ", 1))
         edit = booklet_run(paths, tmp / "two.pdf", 2, tmp / "cache2")
-        print(f"  rebuild, one scenario changed: wall {edit['wall']:5.2f} s "
-              f"({edit['stats'].get('rendered', '?')} part re-rendered)")
+        print(
+            f"  rebuild, one scenario changed: wall {edit['wall']:5.2f} s "
+            f"({edit['stats'].get('rendered', '?')} part re-rendered)"
+        )
 
 
 if __name__ == "__main__":

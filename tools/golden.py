@@ -71,14 +71,15 @@ def examples() -> list[str]:
 def main() -> int:
     import tempfile
 
-
     with tempfile.TemporaryDirectory() as tmp:
         for name in examples():
             if command_output("build", str(SCENARIOS / f"{name}.yaml"), "--out", tmp).startswith("exit"):
                 return 1
             folder = GOLDEN / name
             folder.mkdir(parents=True, exist_ok=True)
-            for file, text in outputs(name, Path(tmp) / name / f"{name}.pdf", Path(tmp) / name / f"{name}-cards.pdf").items():
+            for file, text in outputs(
+                name, Path(tmp) / name / f"{name}.pdf", Path(tmp) / name / f"{name}-cards.pdf"
+            ).items():
                 (folder / file).write_text(text, encoding="utf-8")
             print(f"golden: {folder.relative_to(ROOT)}")
     return 0

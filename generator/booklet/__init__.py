@@ -27,9 +27,16 @@ def _ignore(*args) -> None:
     """A callback nobody asked for."""
 
 
-def booklet(paths: list[str], out: Path, config_path: str | None = None, options: Options | None = None,
-            jobs: int = 2, use_cache: bool = True, progress: Callable[[int, int, str], None] = _ignore,
-            statistics: Callable[[dict], None] = _ignore) -> Path:
+def booklet(
+    paths: list[str],
+    out: Path,
+    config_path: str | None = None,
+    options: Options | None = None,
+    jobs: int = 2,
+    use_cache: bool = True,
+    progress: Callable[[int, int, str], None] = _ignore,
+    statistics: Callable[[dict], None] = _ignore,
+) -> Path:
     """Build the club booklet PDF from scenario files; nothing is written if any file has a problem.
 
     progress(done, total, what) is told of each step as it ends; statistics(stats) receives where the

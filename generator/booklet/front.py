@@ -19,10 +19,14 @@ def _render_front(config: dict, parts: list[Part], options: Options) -> tuple[by
     html = render(
         "booklet/front.html",
         booklet={**config, "introduction": markup.to_html(config.get("introduction") or "")},
-        chapters=[{"title": p.title, "system": p.system, "author": p.author, "page": p.start, "n": parts.index(p)}
-                  for p in chapters],
-        appendices=[{"title": p.title, "system": p.system, "letter": p.letter, "page": p.start, "n": parts.index(p)}
-                    for p in appendices],
+        chapters=[
+            {"title": p.title, "system": p.system, "author": p.author, "page": p.start, "n": parts.index(p)}
+            for p in chapters
+        ],
+        appendices=[
+            {"title": p.title, "system": p.system, "letter": p.letter, "page": p.start, "n": parts.index(p)}
+            for p in appendices
+        ],
         systems=systems,
         page_size={"a4": "A4", "letter": "letter"}[options.paper],
         version=__version__,
@@ -59,5 +63,6 @@ def link_contents(writer, front_pages: int, parts: list[Part]) -> None:
             if isinstance(dest, str) and dest.startswith("toc-"):
                 part = parts[int(dest.rsplit("-", 1)[1])]
                 annot[NameObject("/Dest")] = ArrayObject(
-                    [writer.pages[part.start - 1].indirect_reference, NameObject("/Fit")])
+                    [writer.pages[part.start - 1].indirect_reference, NameObject("/Fit")]
+                )
                 annot[NameObject("/Contents")] = TextStringObject(part.label)

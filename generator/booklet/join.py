@@ -20,7 +20,8 @@ def join_parts(front: bytes, parts: list[Part]) -> PdfWriter:
     tree = TreeJoin(writer)
     readers = []  # kept alive: pypdf knows what it copied from each reader by the reader's id()
     for data, label, title in [(front, None, "Cover and contents")] + [
-            (part.pdf, part.label, part.label) for part in parts]:
+        (part.pdf, part.label, part.label) for part in parts
+    ]:
         first = len(writer.pages)
         readers.append(PdfReader(io.BytesIO(data), strict=True))  # our own output: skips re-checking every xref entry
         writer.append(readers[-1], outline_item=label, import_outline=True)
@@ -31,13 +32,15 @@ def join_parts(front: bytes, parts: list[Part]) -> PdfWriter:
 
 def finish(writer: PdfWriter, config: dict, parts: list[Part]) -> bytes:
     """The booklet's bytes, with its title, author and language, and the same bytes for the same input."""
-    writer.add_metadata({
-        "/Title": config["title"],
-        "/Author": config.get("author") or config["club"],
-        "/Subject": f"{config['club']}, {config['season']}: {len([p for p in parts if p.kind == CHAPTER])} scenarios",
-        "/Creator": f"Muster {__version__}",
-        "/Producer": f"Muster {__version__}",
-    })
+    writer.add_metadata(
+        {
+            "/Title": config["title"],
+            "/Author": config.get("author") or config["club"],
+            "/Subject": f"{config['club']}, {config['season']}: {len([p for p in parts if p.kind == CHAPTER])} scenarios",
+            "/Creator": f"Muster {__version__}",
+            "/Producer": f"Muster {__version__}",
+        }
+    )
     catalog(writer)[NameObject("/Lang")] = TextStringObject("en")
     # a fixed document ID: the same scenarios give the same booklet bytes
     omit_document_id(writer)

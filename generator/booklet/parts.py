@@ -46,7 +46,9 @@ def cache_keys(parts: list[Part], options: Options) -> None:
         scenario = load_scenario(part.path)
         digest.update(scenario.doc.source)
         if part.kind == APPENDIX:  # an appendix depends on the system and its variants, not the scenario
-            digest = hashlib.sha256(code.encode() + repr((part.kind, options, scenario.system.appendix_key(scenario))).encode())
+            digest = hashlib.sha256(
+                code.encode() + repr((part.kind, options, scenario.system.appendix_key(scenario))).encode()
+            )
         part.key = digest.hexdigest()
 
 
@@ -64,8 +66,9 @@ def _render_part(args: tuple) -> tuple[bytes, int, dict]:
     return data, pages, {"outside": t1 - t0, "weasyprint": time.perf_counter() - t1}
 
 
-def render_parts(parts: list[Part], options: Options, jobs: int, cache: Path | None, step: Callable[[str], None],
-                 stats: dict) -> None:
+def render_parts(
+    parts: list[Part], options: Options, jobs: int, cache: Path | None, step: Callable[[str], None], stats: dict
+) -> None:
     """Fill in each part's PDF: from the cache where its key is known, else rendered (in parallel)."""
     todo = []
     for part in parts:
@@ -88,5 +91,10 @@ def render_parts(parts: list[Part], options: Options, jobs: int, cache: Path | N
 
     # The longest parts go first, so that no worker is left with a long one at the end.
     order = sorted(range(len(todo)), key=lambda i: -len(load_scenario(todo[i].path).doc.source))
-    render_in_pool(_render_part, [(todo[i].path, args[i]) for i in order], jobs,
-                   lambda index, result: done(todo[order[index]], *result), "the booklet")
+    render_in_pool(
+        _render_part,
+        [(todo[i].path, args[i]) for i in order],
+        jobs,
+        lambda index, result: done(todo[order[index]], *result),
+        "the booklet",
+    )

@@ -8,16 +8,23 @@ from dataclasses import dataclass
 from ..build import APPENDIX, CHAPTER, load
 from ..errors import InputProblems, Problem
 from ..loading import load_file
-from ..schema import INVALID, Checker, Key, Markdown, Record, Str
 from ..scenario import NAME_PATTERN
+from ..schema import INVALID, Checker, Key, Markdown, Record, Str
 
-CONFIG = Record([
-    Key("club", Str(80, NAME_PATTERN, "a club name"), "The club's name, on the cover."),
-    Key("season", Str(80, NAME_PATTERN, "a season"), "The season or campaign, e.g. Autumn 2026."),
-    Key("title", Str(80, NAME_PATTERN, "a title"), "The booklet's title; defaults to '<club> scenarios'.", required=False),
-    Key("author", Str(80, NAME_PATTERN, "a name"), "Who edited the booklet (the PDF's author).", required=False),
-    Key("introduction", Markdown(), "A foreword in Markdown, on the cover.", required=False, default=""),
-])
+CONFIG = Record(
+    [
+        Key("club", Str(80, NAME_PATTERN, "a club name"), "The club's name, on the cover."),
+        Key("season", Str(80, NAME_PATTERN, "a season"), "The season or campaign, e.g. Autumn 2026."),
+        Key(
+            "title",
+            Str(80, NAME_PATTERN, "a title"),
+            "The booklet's title; defaults to '<club> scenarios'.",
+            required=False,
+        ),
+        Key("author", Str(80, NAME_PATTERN, "a name"), "Who edited the booklet (the PDF's author).", required=False),
+        Key("introduction", Markdown(), "A foreword in Markdown, on the cover.", required=False, default=""),
+    ]
+)
 
 
 @dataclass
@@ -83,8 +90,16 @@ def plan_parts(paths: list[str]) -> list[Part]:
     parts = []
     appendices: dict[tuple, Part] = {}
     for scenario in scenarios:
-        parts.append(Part(CHAPTER, scenario.doc.file, scenario.title, scenario.title, scenario.system.title,
-                          scenario.data.get("author") or ""))
+        parts.append(
+            Part(
+                CHAPTER,
+                scenario.doc.file,
+                scenario.title,
+                scenario.title,
+                scenario.system.title,
+                scenario.data.get("author") or "",
+            )
+        )
         key = scenario.system.appendix_key(scenario)
         if key not in appendices:
             variants = ", ".join(key[1]) if len(key) > 1 and key[1] else ""

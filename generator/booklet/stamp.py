@@ -18,8 +18,12 @@ def running_heads(config: dict, parts: list[Part], front_pages: int, options: Op
     heads = [{"head": "Contents"}] * front_pages
     for part in parts:
         heads += [{"head": part.head}] * part.pages
-    stamp_html = render("booklet/stamp.html", pages=heads, left=config["title"],
-                        page_size={"a4": "A4", "letter": "letter"}[options.paper])
+    stamp_html = render(
+        "booklet/stamp.html",
+        pages=heads,
+        left=config["title"],
+        page_size={"a4": "A4", "letter": "letter"}[options.paper],
+    )
     return PdfReader(io.BytesIO(html_to_pdf(stamp_html, TEMPLATES, None, tags=False)))
 
 

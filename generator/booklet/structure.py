@@ -17,11 +17,26 @@ from __future__ import annotations
 import io
 import re
 
-from pypdf.generic import (ArrayObject, BooleanObject, DictionaryObject, IndirectObject, NameObject,
-                           NumberObject, PdfObject, TextStringObject)
+from pypdf.generic import (
+    ArrayObject,
+    BooleanObject,
+    DictionaryObject,
+    IndirectObject,
+    NameObject,
+    NumberObject,
+    PdfObject,
+    TextStringObject,
+)
 
-from .pypdf_adapter import (RawObject, add_object, append_objects, catalog, copied_numbers, next_object_number,
-                            object_offsets)
+from .pypdf_adapter import (
+    RawObject,
+    add_object,
+    append_objects,
+    catalog,
+    copied_numbers,
+    next_object_number,
+    object_offsets,
+)
 
 # A literal string (pydyf escapes every parenthesis and backslash in one) or a reference: strings
 # are matched first so that text such as an image's alt "3 0 R" is never taken for a reference.
@@ -60,7 +75,7 @@ class TreeJoin:
 
         def body(number: int) -> bytes:
             start = offsets[number]
-            chunk = data[data.index(b"obj", start) + 3:ends[start]].rstrip()
+            chunk = data[data.index(b"obj", start) + 3 : ends[start]].rstrip()
             if not chunk.endswith(b"endobj"):
                 raise ValueError(f"object {number} of a part does not end where the next begins")
             return chunk[:-6]
@@ -78,8 +93,9 @@ class TreeJoin:
         # where the xref says an object starts: one search of the part rather than a walk of the tree.
         # Anything else the tree refers to must be a page or annotation pypdf copied, or renumber() fails.
         where = offsets.get
-        elements = sorted(n for n, start in ((int(m.group(1)), m.start()) for m in _ELEMENT.finditer(data))
-                          if where(n) == start)
+        elements = sorted(
+            n for n, start in ((int(m.group(1)), m.start()) for m in _ELEMENT.finditer(data)) if where(n) == start
+        )
         cloned = copied_numbers(self.writer, reader)  # pages and annotations pypdf copied
         numbers = dict(cloned)
         base = next_object_number(self.writer)
@@ -91,7 +107,9 @@ class TreeJoin:
                 return match.group(0)
             number = numbers.get(int(match.group(1)))
             if number is None:
-                raise ValueError(f"a part's structure tree refers to object {match.group(1).decode()}, which was not copied")
+                raise ValueError(
+                    f"a part's structure tree refers to object {match.group(1).decode()}, which was not copied"
+                )
             return b"%d 0 R" % number
 
         prefix = b"(p%d-" % len(self.parts)
@@ -117,7 +135,7 @@ class TreeJoin:
         # The ParentTree: keys offset by the keys used so far, references renumbered.
         offset, depth, top = self.next_key, 0, -1
         out = []
-        for m in _NUMS.finditer(nums[nums.index(b"/Nums"):]):
+        for m in _NUMS.finditer(nums[nums.index(b"/Nums") :]):
             token = m.group(0)
             if token == b"[":
                 depth += 1
@@ -139,7 +157,7 @@ class TreeJoin:
 
         key = NameObject("/StructParents")
         annot_key = NameObject("/StructParent")
-        for page, source in zip(self.writer.pages[first_page:first_page + len(reader.pages)], reader.pages):
+        for page, source in zip(self.writer.pages[first_page : first_page + len(reader.pages)], reader.pages):
             if key in source:  # pypdf's append leaves it out
                 page[key] = NumberObject(source[key] + offset)
             for annot in page.get("/Annots") or []:
@@ -149,22 +167,25 @@ class TreeJoin:
 
     def finish(self) -> None:
         writer = self.writer
-        tree = DictionaryObject({
-            NameObject("/Type"): NameObject("/StructTreeRoot"),
-            NameObject("/K"): ArrayObject([self.document]),
-            NameObject("/ParentTree"): add_object(writer, RawObject(b"<</Nums [" + b" ".join(self.nums) + b"]>>")),
-            NameObject("/ParentTreeNextKey"): NumberObject(self.next_key),
-        })
-        document = DictionaryObject({
-            NameObject("/Type"): NameObject("/StructElem"),
-            NameObject("/S"): NameObject("/Document"),
-            NameObject("/P"): self.root,
-            NameObject("/K"): ArrayObject([IndirectObject(n, 0, writer) for n in self.parts]),
-        })
+        tree = DictionaryObject(
+            {
+                NameObject("/Type"): NameObject("/StructTreeRoot"),
+                NameObject("/K"): ArrayObject([self.document]),
+                NameObject("/ParentTree"): add_object(writer, RawObject(b"<</Nums [" + b" ".join(self.nums) + b"]>>")),
+                NameObject("/ParentTreeNextKey"): NumberObject(self.next_key),
+            }
+        )
+        document = DictionaryObject(
+            {
+                NameObject("/Type"): NameObject("/StructElem"),
+                NameObject("/S"): NameObject("/Document"),
+                NameObject("/P"): self.root,
+                NameObject("/K"): ArrayObject([IndirectObject(n, 0, writer) for n in self.parts]),
+            }
+        )
         self.root_object.data = _serialize(tree)
         self.document_object.data = _serialize(document)
         root = catalog(writer)
         root[NameObject("/StructTreeRoot")] = self.root
         root[NameObject("/MarkInfo")] = DictionaryObject({NameObject("/Marked"): BooleanObject(True)})
-        root[NameObject("/ViewerPreferences")] = DictionaryObject(
-            {NameObject("/DisplayDocTitle"): BooleanObject(True)})
+        root[NameObject("/ViewerPreferences")] = DictionaryObject({NameObject("/DisplayDocTitle"): BooleanObject(True)})

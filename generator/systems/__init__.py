@@ -25,7 +25,9 @@ def known() -> list[str]:
 def get(system_id: str) -> System:
     """The system registered under this id; an unknown id lists the known ones."""
     if system_id not in REGISTRY:
-        raise UsageError(f"unknown system {system_id!r}{suggest(system_id, REGISTRY)}; known systems: {', '.join(REGISTRY)}")
+        raise UsageError(
+            f"unknown system {system_id!r}{suggest(system_id, REGISTRY)}; known systems: {', '.join(REGISTRY)}"
+        )
     if system_id not in _loaded:
         _loaded[system_id] = importlib.import_module(REGISTRY[system_id]).SYSTEM
     return _loaded[system_id]

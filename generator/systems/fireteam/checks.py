@@ -28,7 +28,9 @@ def check(rules: Rules, battle, forces: list, checker: Checker) -> list[tuple[tu
             names[team.name] = path
             if team.player:
                 if team.player in players:
-                    checker.report(path + ("player",), f"{team.player!r} already plays another team; each player controls one team")
+                    checker.report(
+                        path + ("player",), f"{team.player!r} already plays another team; each player controls one team"
+                    )
                 players[team.player] = path
         for v, vehicle in enumerate(side.vehicles):
             vehicles += 1
@@ -39,17 +41,21 @@ def check(rules: Rules, battle, forces: list, checker: Checker) -> list[tuple[tu
         if side.deployment:
             _inside(side.deployment, table, ("sides", s, "deployment"), checker)
     if teams > limits.players_max:
-        checker.report(("sides",), f"at most {limits.players_max} players, and each player controls one team (found {teams} teams)")
+        checker.report(
+            ("sides",), f"at most {limits.players_max} players, and each player controls one team (found {teams} teams)"
+        )
     if total > limits.figures_max:
         checker.report(("sides",), f"at most {limits.figures_max} figures in a game (found {total})")
     if vehicles > limits.vehicles_warn_above:
-        warnings.append((("sides",), f"{vehicles} vehicles: the rules advise very rarely more than {limits.vehicles_warn_above}"))
+        warnings.append(
+            (("sides",), f"{vehicles} vehicles: the rules advise very rarely more than {limits.vehicles_warn_above}")
+        )
     for i, feature in enumerate(battle.terrain):
         _check_feature(feature, table, ("terrain", i), checker)
     for i, objective in enumerate(battle.objectives):
         x, y = objective.at
         if x > table.width or y > table.depth:
-            checker.report(("objectives", i, "at"), f"off the {table.width}\" x {table.depth}\" table")
+            checker.report(("objectives", i, "at"), f'off the {table.width}" x {table.depth}" table')
     return warnings
 
 
@@ -63,15 +69,21 @@ def _check_team(rules: Rules, team, path: tuple, checker: Checker) -> None:
     if count < limits.team_min:
         checker.report(path, f"a fireteam has {limits.team_min} to {limits.team_max} figures, found {count}")
     elif count > limits.team_max and not (team.group and team.quality in large):
-        hint = (f"; only a group (group: true) of {' or '.join(large)} fighters may be larger"
-                if not team.group else f"; a group larger than six must be {' or '.join(large)}")
+        hint = (
+            f"; only a group (group: true) of {' or '.join(large)} fighters may be larger"
+            if not team.group
+            else f"; a group larger than six must be {' or '.join(large)}"
+        )
         checker.report(path, f"a fireteam has {limits.team_min} to {limits.team_max} figures, found {count}{hint}")
     leaders = sum(1 for figure in members if figure.role == "leader")
     if leaders != limits.leaders_per_team:
         checker.report(path + ("figures",), f"a team has one leader, found {leaders}")
     specials = [f.weapon for f in members if f.weapon and weapons[f.weapon].kind in ("special", "heavy")]
     if len(specials) > limits.special_or_heavy_per_team:
-        checker.report(path + ("figures",), f"at most one special or heavy weapon a team, found {len(specials)} ({', '.join(specials)})")
+        checker.report(
+            path + ("figures",),
+            f"at most one special or heavy weapon a team, found {len(specials)} ({', '.join(specials)})",
+        )
     # the seed's "one might be a medic" counts medics and fixers by role name (rules.yaml's `medic: true` is not read)
     medics = sum(1 for figure in members if figure.role in ("medic", "fixer"))
     if medics > limits.medics_per_team:
@@ -89,7 +101,7 @@ def _check_team(rules: Rules, team, path: tuple, checker: Checker) -> None:
 def _inside(rectangle, table, path: tuple, checker: Checker) -> None:
     x, y, width, depth = rectangle
     if x + width > table.width + EDGE or y + depth > table.depth + EDGE:
-        checker.report(path, f"reaches off the {table.width}\" x {table.depth}\" table")
+        checker.report(path, f'reaches off the {table.width}" x {table.depth}" table')
 
 
 def _check_feature(feature, table, path: tuple, checker: Checker) -> None:
@@ -104,5 +116,5 @@ def _check_feature(feature, table, path: tuple, checker: Checker) -> None:
             corners = getattr(feature, shape)
     for x, y in corners:
         if not (-EDGE <= x <= table.width + EDGE and -EDGE <= y <= table.depth + EDGE):
-            checker.report(path, f"reaches off the {table.width}\" x {table.depth}\" table")
+            checker.report(path, f'reaches off the {table.width}" x {table.depth}" table')
             break

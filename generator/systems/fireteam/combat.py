@@ -27,8 +27,10 @@ class FireModifier(Model):
     id: str = key(NAME, "The modifier's id, named by fire.exclusive.")
     name: str = key(RULE, "The modifier as printed.")
     value: int = key(Int(-20, 20), "What it adds each time it applies.")
-    times: object = key(NumberOrWord(Int(1, 20), ["qualities", "cover"]),
-                        "How often it may apply: a number, as far as the qualities list reaches, or as far as the cover table.")
+    times: object = key(
+        NumberOrWord(Int(1, 20), ["qualities", "cover"]),
+        "How often it may apply: a number, as far as the qualities list reaches, or as far as the cover table.",
+    )
     vehicles_only: bool = key(Bool(), "Whether it applies to vehicles only.", default=False)
 
 
@@ -41,14 +43,19 @@ class Fire(Model):
     always_hits: AlwaysHits = key(Typed(AlwaysHits), "A natural roll against a natural roll that always HITs.")
     attacker: list = key(ListOf(Typed(FireModifier), max=20), "The firer's modifiers.")
     defender: list = key(ListOf(Typed(FireModifier), max=20), "The target's modifiers.")
-    exclusive: list = key(ListOf(ListOf(MODIFIER, min=2, max=2)), "Pairs of modifiers that never both apply.", default=[])
+    exclusive: list = key(
+        ListOf(ListOf(MODIFIER, min=2, max=2)), "Pairs of modifiers that never both apply.", default=[]
+    )
 
     def after(self, path, checker):
         ids = {f"attacker.{m.id}" for m in self.attacker} | {f"defender.{m.id}" for m in self.defender}
         for i, pair in enumerate(self.exclusive):
             for j, name in enumerate(pair):
                 if name not in ids:
-                    checker.report(path + ("exclusive", i, j), f"no fire modifier {name!r}; expected one of {', '.join(sorted(ids))}")
+                    checker.report(
+                        path + ("exclusive", i, j),
+                        f"no fire modifier {name!r}; expected one of {', '.join(sorted(ids))}",
+                    )
 
 
 @dataclass(frozen=True)
@@ -128,11 +135,16 @@ class Hth(Model):
         for i, band in sorted(enumerate(self.bands), key=lambda pair: pair[1].min):
             if expected is None or band.min != expected:
                 where = "0" if not expected else f"{expected}, after the band ending at {expected - 1}"
-                checker.report(path + ("bands", i, "min"), f"the bands must cover every margin once: the next band starts at {where} (got {band.min})")
+                checker.report(
+                    path + ("bands", i, "min"),
+                    f"the bands must cover every margin once: the next band starts at {where} (got {band.min})",
+                )
                 return
             expected = None if band.max is None else band.max + 1
         if expected is not None:
-            checker.report(path + ("bands",), f"no band covers margins of {expected} and more; leave the last band's max out")
+            checker.report(
+                path + ("bands",), f"no band covers margins of {expected} and more; leave the last band's max out"
+            )
 
 
 @dataclass(frozen=True)
@@ -174,7 +186,10 @@ class Morale(Model):
 
     team_withdraw_at: int = key(Int(0, 60), "Figures left at which a team withdraws.")
     team_rule: str = key(RULE, "The team rule in a sentence.")
-    side_loss_fraction: str = key(Str(9, r"[0-9]+/[1-9][0-9]*", "a fraction such as 1/2"), "The share of its figures a side may lose before it withdraws.")
+    side_loss_fraction: str = key(
+        Str(9, r"[0-9]+/[1-9][0-9]*", "a fraction such as 1/2"),
+        "The share of its figures a side may lose before it withdraws.",
+    )
     side_rule: str = key(RULE, "The side rule in a sentence.")
 
     @property
@@ -183,4 +198,7 @@ class Morale(Model):
 
     def after(self, path, checker):
         if self.side_loss > 1:
-            checker.report(path + ("side_loss_fraction",), f"a side cannot lose more than all its figures (got {self.side_loss_fraction})")
+            checker.report(
+                path + ("side_loss_fraction",),
+                f"a side cannot lose more than all its figures (got {self.side_loss_fraction})",
+            )

@@ -12,18 +12,31 @@ def deck_cards(rules: Rules, units: list[Unit], sides: list) -> list[dict]:
     cards = []
     for unit in units:
         for kind in rules.deck.per_vehicle if unit.vehicle else rules.deck.per_team:
-            cards.append({
-                "id": f"{unit.code}-{kind.lower()}",
-                "type": kind,
-                "unit": unit.name,
-                "unit_code": unit.code,
-                "vehicle": unit.vehicle,
-                "side": sides[unit.side].name,
-                "side_index": unit.side,
-                "jump_packs": unit.jump_packs,
-            })
+            cards.append(
+                {
+                    "id": f"{unit.code}-{kind.lower()}",
+                    "type": kind,
+                    "unit": unit.name,
+                    "unit_code": unit.code,
+                    "vehicle": unit.vehicle,
+                    "side": sides[unit.side].name,
+                    "side_index": unit.side,
+                    "jump_packs": unit.jump_packs,
+                }
+            )
     for kind in rules.deck.shared:
-        cards.append({"id": kind.lower(), "type": kind, "unit": "", "unit_code": "", "vehicle": False, "side": "", "side_index": -1, "jump_packs": False})
+        cards.append(
+            {
+                "id": kind.lower(),
+                "type": kind,
+                "unit": "",
+                "unit_code": "",
+                "vehicle": False,
+                "side": "",
+                "side_index": -1,
+                "jump_packs": False,
+            }
+        )
     return cards
 
 

@@ -30,6 +30,7 @@ TERRAIN_STYLE = {
 LAYER = {"river": 0, "road": 1, "hill": 0, "bridge": 3}
 UNLABELLED = ("river", "road")  # drawn without their kind's name when the scenario names none
 
+
 def _pattern_defs(prefix: str = "") -> str:
     """SVG <pattern>s in user units of one inch or one square; each readable in black and white."""
     p = prefix
@@ -54,8 +55,14 @@ def _pattern_defs(prefix: str = "") -> str:
 class TableMap:
     """A top-down map of a table measured in inches (or any unit), drawn as one SVG."""
 
-    def __init__(self, width: float, depth: float, print_width_mm: float = 180.0, tick: float = 6.0,
-                 print_height_mm: float = 225.0):
+    def __init__(
+        self,
+        width: float,
+        depth: float,
+        print_width_mm: float = 180.0,
+        tick: float = 6.0,
+        print_height_mm: float = 225.0,
+    ):
         self.width, self.depth, self.tick = width, depth, tick
         self.margin = max(width, depth) * 0.045
         # mm per unit: the map fills the page width, or its height for a deep table
@@ -71,10 +78,16 @@ class TableMap:
             # linear terrain (roads, rivers, walls) drawn as a band of the given width
             d = "M" + " L".join(f"{x:g} {y:g}" for x, y in coords)
             edge = "#3b6f9e" if kind == "river" else stroke
-            self.layers.append(f'<path d="{d}" fill="none" stroke="{edge}" stroke-width="{width + 0.3:g}" stroke-linejoin="round" stroke-linecap="butt"/>')
-            self.layers.append(f'<path d="{d}" fill="none" stroke="{fill}" stroke-width="{width:g}" stroke-linejoin="round" stroke-linecap="butt"/>')
+            self.layers.append(
+                f'<path d="{d}" fill="none" stroke="{edge}" stroke-width="{width + 0.3:g}" stroke-linejoin="round" stroke-linecap="butt"/>'
+            )
+            self.layers.append(
+                f'<path d="{d}" fill="none" stroke="{fill}" stroke-width="{width:g}" stroke-linejoin="round" stroke-linecap="butt"/>'
+            )
             if pattern:
-                self.layers.append(f'<path d="{d}" fill="none" stroke="url(#{pattern})" stroke-width="{width:g}" stroke-linejoin="round" stroke-linecap="butt"/>')
+                self.layers.append(
+                    f'<path d="{d}" fill="none" stroke="url(#{pattern})" stroke-width="{width:g}" stroke-linejoin="round" stroke-linecap="butt"/>'
+                )
             anchor = coords[len(coords) // 2]
         else:
             if shape == "rect":
@@ -98,18 +111,24 @@ class TableMap:
         fs = self.font * size
         # a white halo drawn first, then the text: WeasyPrint ignores paint-order
         common = f'x="{x:.2f}" y="{y + fs * 0.35:.2f}" font-size="{fs:.2f}" font-weight="{weight}" text-anchor="middle"'
-        self.layers.append(f'<text {common} fill="#ffffff" stroke="#ffffff" stroke-width="{fs * 0.22:.2f}" stroke-linejoin="round">{escape(text)}</text>')
+        self.layers.append(
+            f'<text {common} fill="#ffffff" stroke="#ffffff" stroke-width="{fs * 0.22:.2f}" stroke-linejoin="round">{escape(text)}</text>'
+        )
         self.layers.append(f'<text {common} fill="#1a1a1a">{escape(text)}</text>')
 
     def zone(self, rect, colour: str, pattern: str, shape: str, label: str, index: int) -> None:
         x, y, w, h = rect
         pid = f"side{index}"
         self.defs.append(side_pattern(pattern, colour, pid))
-        self.layers.append(f'<rect x="{x:g}" y="{y:g}" width="{w:g}" height="{h:g}" fill="url(#{pid})" fill-opacity="0.55" '
-                           f'stroke="{colour}" stroke-width="0.35" stroke-dasharray="1.2 0.6"/>')
+        self.layers.append(
+            f'<rect x="{x:g}" y="{y:g}" width="{w:g}" height="{h:g}" fill="url(#{pid})" fill-opacity="0.55" '
+            f'stroke="{colour}" stroke-width="0.35" stroke-dasharray="1.2 0.6"/>'
+        )
         r = self.font * 0.6
         cx, cy = x + w / 2, y + h / 2
-        self.layers.append(f'<g fill="{colour}" stroke="#000" stroke-width="0.12">{shape_path(shape, cx - len(label) * self.font * 0.28 - r * 1.6, cy, r)}</g>')
+        self.layers.append(
+            f'<g fill="{colour}" stroke="#000" stroke-width="0.12">{shape_path(shape, cx - len(label) * self.font * 0.28 - r * 1.6, cy, r)}</g>'
+        )
         self.label(cx, cy, label, 1.0, "bold")
 
     def objective(self, x: float, y: float, name: str) -> None:
@@ -133,7 +152,9 @@ class TableMap:
         while n * step <= D + 1e-9:
             y = n * step
             ticks.append(f'<line x1="-0.6" y1="{y:g}" x2="0" y2="{y:g}" stroke="#000" stroke-width="0.1"/>')
-            ticks.append(f'<text x="{-0.9:g}" y="{y + fs * 0.35:.2f}" font-size="{fs:.2f}" text-anchor="end">{y:g}</text>')
+            ticks.append(
+                f'<text x="{-0.9:g}" y="{y + fs * 0.35:.2f}" font-size="{fs:.2f}" text-anchor="end">{y:g}</text>'
+            )
             n += 1
         body = "\n".join(self.layers)
         width_mm = (W + 2 * m) * self.scale
@@ -141,7 +162,7 @@ class TableMap:
         return Markup(
             f'<svg xmlns="http://www.w3.org/2000/svg" class="map" viewBox="{-m:g} {-m:g} {W + 2 * m:g} {D + 2 * m:g}" '
             f'width="{width_mm:.1f}mm" height="{height_mm:.1f}mm" font-family="DejaVu Sans">'
-            f'<defs>{"".join(self.defs)}</defs>'
+            f"<defs>{''.join(self.defs)}</defs>"
             f'<rect x="0" y="0" width="{W:g}" height="{D:g}" fill="#f7f5ee" stroke="#000" stroke-width="0.25"/>'
             f"{body}{''.join(ticks)}</svg>"
         )

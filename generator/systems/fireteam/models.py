@@ -6,7 +6,7 @@ from dataclasses import dataclass
 
 from ...models import Model, Typed, UniqueNames, key, note_key
 from ...schema import Bool, Choice, Int, ListOf, Num, suggest
-from .combat import Fire, Hth, Movement, Morale, Recovery
+from .combat import Fire, Hth, Morale, Movement, Recovery
 from .kinds import NAME, RULE, NumberOrWord
 
 WEAPON_CLASSES = ["personal", "special", "hth", "heavy", "vehicle"]
@@ -47,7 +47,10 @@ class Limits(Model):
 
     def after(self, path, checker):
         if self.team_min > self.team_max:
-            checker.report(path + ("team_min",), f"the fewest figures in a team ({self.team_min}) is above the most ({self.team_max})")
+            checker.report(
+                path + ("team_min",),
+                f"the fewest figures in a team ({self.team_min}) is above the most ({self.team_max})",
+            )
 
 
 @dataclass(frozen=True)
@@ -112,7 +115,9 @@ class Weapon(Model):
     name: str = key(NAME, "The weapon's name as a scenario writes it.")
     kind: str = key(Choice(WEAPON_CLASSES), "Its class: a team has at most one special or heavy weapon.", name="class")
     level: int = key(Int(0, 10), "Targets one figure may fire at on a Fire card.")
-    range: object = key(NumberOrWord(Int(0, 480), ["LOT"]), "Range in inches (0: contact), or LOT, the length of the table.")
+    range: object = key(
+        NumberOrWord(Int(0, 480), ["LOT"]), "Range in inches (0: contact), or LOT, the length of the table."
+    )
     hth_bonus: bool = key(Bool(), "Whether it earns the HTH weapon bonus.", default=False)
     mg: bool = key(Bool(), "Whether it is a machine gun (affects vehicles).", default=False)
     explosive: bool = key(Bool(), "Whether it is explosive (affects vehicles).", default=False)
@@ -151,7 +156,9 @@ class Rules(Model):
     source: str = key(RULE, "Where the rules come from, printed on the reference sheet.")
     distance_unit: str = key(Choice(["inch"]), "The unit every distance is in.")
     limits: Limits = key(Typed(Limits), "The force limits validation enforces.")
-    qualities: list = key(ListOf(NAME, min=2, max=20), "Troop qualities from worst to best; a step between two is a modifier.")
+    qualities: list = key(
+        ListOf(NAME, min=2, max=20), "Troop qualities from worst to best; a step between two is a modifier."
+    )
     quality_steps: Note = key(Typed(Note), "How quality steps are counted.")
     roles: list = key(UniqueNames(Typed(Role), min=1, what="role"), "The roles a figure may have.")
     armour: list = key(UniqueNames(Typed(Armour), min=1, what="armour level"), "The armour levels a team may wear.")
@@ -166,7 +173,9 @@ class Rules(Model):
     deck: Deck = key(Typed(Deck), "The activation deck.")
     weapons_note: Note = key(Typed(Note), "How the missing weapon table was filled.")
     weapons: list = key(UniqueNames(Typed(Weapon), min=1, what="weapon"), "The house weapon table.")
-    terrain: list = key(UniqueNames(Typed(TerrainKind), min=1, what="terrain kind"), "The terrain kinds a scenario may place.")
+    terrain: list = key(
+        UniqueNames(Typed(TerrainKind), min=1, what="terrain kind"), "The terrain kinds a scenario may place."
+    )
     terrain_note: Note = key(Typed(Note), "How terrain cover was chosen.")
     reference: list = key(ListOf(Typed(ReferenceSection)), "The quick-reference sheet's sections.")
 
@@ -179,13 +188,26 @@ class Rules(Model):
         for i, quality in enumerate(self.qualities):
             if quality in self.qualities[:i]:
                 checker.report(path + ("qualities", i), f"two troop qualities are named {quality!r}")
-        _names(checker, path + ("limits", "large_group", "qualities"), self.limits.large_group.qualities, self.qualities, "troop quality")
+        _names(
+            checker,
+            path + ("limits", "large_group", "qualities"),
+            self.limits.large_group.qualities,
+            self.qualities,
+            "troop quality",
+        )
         for needed in ("trooper", "leader"):  # a figure's default role, and the role every team has one of
             if needed not in roles:
                 checker.report(path + ("roles",), f"no role named {needed!r}; the scenarios rely on it")
         for i, role in enumerate(self.roles):
             if role.default_weapon:
-                _names(checker, path + ("roles", i, "default_weapon"), [role.default_weapon], weapons, "weapon", single=True)
+                _names(
+                    checker,
+                    path + ("roles", i, "default_weapon"),
+                    [role.default_weapon],
+                    weapons,
+                    "weapon",
+                    single=True,
+                )
         for i, modifier in enumerate(self.recovery.all_of):
             where = path + ("recovery", "all_of", i)
             _names(checker, where + ("armour",), modifier.armour, armour, "armour level")
@@ -199,4 +221,7 @@ def _names(checker, path, names: list, known: list, what: str, single: bool = Fa
     for i, name in enumerate(names):
         if name not in known:
             where = path if single else path + (i,)
-            checker.report(where, f"expected a {what} from the rule data, one of {', '.join(known)} (got {name!r}){suggest(name, known)}")
+            checker.report(
+                where,
+                f"expected a {what} from the rule data, one of {', '.join(known)} (got {name!r}){suggest(name, known)}",
+            )

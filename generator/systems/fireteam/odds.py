@@ -3,14 +3,14 @@
 from __future__ import annotations
 
 from fractions import Fraction
-from functools import lru_cache
+from functools import cache
 
 from ...dice import Dist, nd
 from ...tables import Column, Table
 from .models import Rules
 
 
-@lru_cache(maxsize=None)
+@cache
 def _twod6() -> Dist:
     return nd(2)
 
@@ -25,7 +25,7 @@ def fire_hit(net: int, rules: Rules) -> Fraction:
     return _fire_hit(net, always.attacker_natural, always.defender_natural)
 
 
-@lru_cache(maxsize=None)
+@cache
 def _fire_hit(net: int, attacker_natural: int, defender_natural: int) -> Fraction:
     dice = _twod6()
     total = Fraction(0)
@@ -92,8 +92,8 @@ def hth_bands(difference: int, rules: Rules) -> dict[str, Fraction]:
         if low == 0:
             out[band.id] = margin.prob(lambda m: m == 0)
             continue
-        out["win_" + band.id] = margin.prob(lambda m: low <= m <= high)
-        out["lose_" + band.id] = margin.prob(lambda m: low <= -m <= high)
+        out["win_" + band.id] = margin.prob(lambda m, low=low, high=high: low <= m <= high)
+        out["lose_" + band.id] = margin.prob(lambda m, low=low, high=high: low <= -m <= high)
     return out
 
 
@@ -129,8 +129,13 @@ def hth_table(rules: Rules) -> Table:
     columns += [Column(b.id, "Tie") for b in draw]
     columns += [Column("lose_" + b.id, "Lose: " + b.result.split(":")[0]) for b in reversed(win)]
     rows = [{"difference": d, **hth_bands(d, rules)} for d in range(-top, top + 1)]
-    return Table("hth", "Hand-to-hand: results by difference of bonuses", columns, rows,
-                 note="Bonus = armour level + 2 for a pistol, rifle or HTH weapon. A HIT figure loses at once.")
+    return Table(
+        "hth",
+        "Hand-to-hand: results by difference of bonuses",
+        columns,
+        rows,
+        note="Bonus = armour level + 2 for a pistol, rifle or HTH weapon. A HIT figure loses at once.",
+    )
 
 
 def movement_table(rules: Rules) -> Table:
@@ -142,10 +147,14 @@ def movement_table(rules: Rules) -> Table:
     return Table(
         "movement",
         "Movement: chance to move at least this far",
-        [Column("inches", "Inches", "int"), Column("figure", f"Figure {movement.dice}D6"), Column("vehicle", f"Vehicle {movement.vehicle_dice}D6")],
+        [
+            Column("inches", "Inches", "int"),
+            Column("figure", f"Figure {movement.dice}D6"),
+            Column("vehicle", f"Vehicle {movement.vehicle_dice}D6"),
+        ],
         rows,
-        note=f"A figure may take {movement.fixed}\" without rolling; a roll beats it {beats.numerator}/{beats.denominator} of the time "
-             f"(average {float(infantry.mean()):g}\").",
+        note=f'A figure may take {movement.fixed}" without rolling; a roll beats it {beats.numerator}/{beats.denominator} of the time '
+        f'(average {float(infantry.mean()):g}").',
         meta={"beats_fixed": f"{beats.numerator}/{beats.denominator}"},
     )
 

@@ -18,7 +18,11 @@ def pack_data(rules: Rules, prepared, tables: list) -> dict:
         "objectives": battle.objectives,
         "map": prepared.map,
         "forces": forces,
-        "deck": {"cards": deck["cards"], "passes": [[by_id[i] for i in run] for run in deck["passes"]], "size": len(deck["cards"])},
+        "deck": {
+            "cards": deck["cards"],
+            "passes": [[by_id[i] for i in run] for run in deck["passes"]],
+            "size": len(deck["cards"]),
+        },
         "odds": {table.id: table for table in tables},
         "weapons": rules.weapons,
         "source": rules.source,
@@ -29,23 +33,34 @@ def pack_data(rules: Rules, prepared, tables: list) -> dict:
 def _force(rules: Rules, weapons: dict, view, side, prepared) -> dict:
     """One side's roster: its view (name, colour, shape, badge, briefing), teams, vehicles and withdrawal point."""
     armour = {level.name: level.level for level in rules.armour}
-    teams = [{
-        "name": team.name,
-        "player": team.player or "",
-        "quality": team.quality,
-        "armour": team.armour,
-        "jump_packs": team.jump_packs,
-        "group": team.group,
-        "figures": _figure_rows(rules, team, weapons),
-        "recovery": {
-            "base": odds.recover(odds.recovery_modifier(rules, team.armour, team.quality, False), rules),
-            "helped": odds.recover(odds.recovery_modifier(rules, team.armour, team.quality, True), rules),
-        },
-        "hth_bonus": armour[team.armour],
-        "matchups": _matchups(rules, view.index, team, prepared),
-    } for team in side.teams]
-    vehicles = [{"name": v.name, "kind": v.kind, "quality": v.quality, "player": v.player or "",
-                 "weapons": [weapons[w] for w in v.weapons]} for v in side.vehicles]
+    teams = [
+        {
+            "name": team.name,
+            "player": team.player or "",
+            "quality": team.quality,
+            "armour": team.armour,
+            "jump_packs": team.jump_packs,
+            "group": team.group,
+            "figures": _figure_rows(rules, team, weapons),
+            "recovery": {
+                "base": odds.recover(odds.recovery_modifier(rules, team.armour, team.quality, False), rules),
+                "helped": odds.recover(odds.recovery_modifier(rules, team.armour, team.quality, True), rules),
+            },
+            "hth_bonus": armour[team.armour],
+            "matchups": _matchups(rules, view.index, team, prepared),
+        }
+        for team in side.teams
+    ]
+    vehicles = [
+        {
+            "name": v.name,
+            "kind": v.kind,
+            "quality": v.quality,
+            "player": v.player or "",
+            "weapons": [weapons[w] for w in v.weapons],
+        }
+        for v in side.vehicles
+    ]
     count = sum(len(team["figures"]) for team in teams)
     return {
         "side": view,
@@ -68,17 +83,19 @@ def _figure_rows(rules: Rules, team, weapons: dict) -> list[dict]:
     for n, figure in enumerate(figures(team, rules), 1):
         weapon = weapons[figure.weapon]
         tags = (("MG", weapon.mg), (f'blast {weapon.blast}"', weapon.explosive), ("HTH +2", weapon.hth_bonus))
-        rows.append({
-            "n": n,
-            "name": figure.name or "",
-            "role": figure.role,
-            "quality": figure.quality,
-            "quality_differs": figure.quality != team.quality,
-            "weapon": weapon.name,
-            "level": weapon.level,
-            "range": _range(weapon),
-            "tags": ", ".join(tag for tag, on in tags if on),
-        })
+        rows.append(
+            {
+                "n": n,
+                "name": figure.name or "",
+                "role": figure.role,
+                "quality": figure.quality,
+                "quality_differs": figure.quality != team.quality,
+                "weapon": weapon.name,
+                "level": weapon.level,
+                "range": _range(weapon),
+                "tags": ", ".join(tag for tag, on in tags if on),
+            }
+        )
     return rows
 
 
@@ -87,19 +104,37 @@ def _matchups(rules: Rules, side: int, team, prepared) -> list[dict]:
     step = rules.qualities.index
 
     def cells(base: int) -> list[dict]:
-        return [{"cover": cover.name, "plain": odds.fire_hit(base - cover.defence, rules),
-                 "leader": odds.fire_hit(base - cover.defence + 1, rules)} for cover in rules.cover]
+        return [
+            {
+                "cover": cover.name,
+                "plain": odds.fire_hit(base - cover.defence, rules),
+                "leader": odds.fire_hit(base - cover.defence + 1, rules),
+            }
+            for cover in rules.cover
+        ]
 
     rows = []
     for view, enemy_side in zip(prepared.sides, prepared.forces):
         if view.index == side:
             continue
         for enemy in enemy_side.teams:
-            rows.append({"enemy": enemy.name, "side": view.name, "quality": enemy.quality,
-                         "cells": cells(step(team.quality) - step(enemy.quality))})
+            rows.append(
+                {
+                    "enemy": enemy.name,
+                    "side": view.name,
+                    "quality": enemy.quality,
+                    "cells": cells(step(team.quality) - step(enemy.quality)),
+                }
+            )
         for vehicle in enemy_side.vehicles:
             # seed 001: only MGs and explosives affect vehicles, and their armour is heavy +2
             base = step(team.quality) - step(vehicle.quality) - rules.vehicle_armour.fire_defence
-            rows.append({"enemy": vehicle.name + " (MG or explosive only)", "side": view.name,
-                         "quality": vehicle.quality, "cells": cells(base)})
+            rows.append(
+                {
+                    "enemy": vehicle.name + " (MG or explosive only)",
+                    "side": view.name,
+                    "quality": vehicle.quality,
+                    "cells": cells(base),
+                }
+            )
     return rows

@@ -44,13 +44,22 @@ class Objective(Model):
 class Feature(Model):
     """A terrain piece: a kind, an optional name and cover, and exactly one shape."""
 
-    kind: str = key(FromRules(lambda rules: Choice([t.name for t in rules.terrain], "a terrain kind, one of")), "The kind of terrain; it sets the default cover.")
+    kind: str = key(
+        FromRules(lambda rules: Choice([t.name for t in rules.terrain], "a terrain kind, one of")),
+        "The kind of terrain; it sets the default cover.",
+    )
     name: str = key(LABEL, "A label printed on the map.", default="")
-    cover: str | None = key(FromRules(lambda rules: Choice([c.name for c in rules.cover], "a cover level, one of")), "Cover for figures in or behind it; defaults to the kind's.", default=None)
+    cover: str | None = key(
+        FromRules(lambda rules: Choice([c.name for c in rules.cover], "a cover level, one of")),
+        "Cover for figures in or behind it; defaults to the kind's.",
+        default=None,
+    )
     rect: list | None = key(RECTANGLE, "A rectangle in inches from the table's top-left corner.", default=None)
     circle: list | None = key(Numbers(("x", "y", "radius"), 0, 480), "A circle in inches.", default=None)
     polygon: list | None = key(ListOf(POINT, min=3, max=64), "Corner points [x, y] in inches.", default=None)
-    line: list | None = key(ListOf(POINT, min=2, max=64), "A road, river, wall or hedge along these points.", default=None)
+    line: list | None = key(
+        ListOf(POINT, min=2, max=64), "A road, river, wall or hedge along these points.", default=None
+    )
     width: float | None = key(Num(0.2, 24), "The width of a line feature in inches.", default=None)
 
     @property
@@ -61,28 +70,39 @@ class Feature(Model):
     def after(self, path, checker):
         given = [name for name in SHAPES if getattr(self, name) is not None]
         if len(given) != 1:
-            checker.report(path, f"a terrain piece has exactly one shape of {', '.join(SHAPES)} (got {len(given) or 'none'})")
+            checker.report(
+                path, f"a terrain piece has exactly one shape of {', '.join(SHAPES)} (got {len(given) or 'none'})"
+            )
         if self.line is not None and self.width is None:
             checker.report(path, "a line feature needs a width in inches")
+
 
 @dataclass(frozen=True)
 class Battle(Model):
     """The keys a Fireteam scenario adds to the common ones."""
 
     table: TableSize = key(Typed(TableSize), "The table's size in inches.", default=TableSize(72, 48))
-    passes: int = key(Int(1, 40), "How many passes through the deck the run-sheet prints (the game's length).", default=6)
+    passes: int = key(
+        Int(1, 40), "How many passes through the deck the run-sheet prints (the game's length).", default=6
+    )
     terrain: list = key(ListOf(Typed(Feature), max=120), "Terrain pieces drawn on the map.", default=[])
     objectives: list = key(ListOf(Typed(Objective), max=20), "Objectives marked on the map.", default=[])
+
 
 @dataclass(frozen=True)
 class Figure(Model):
     """One figure, or a line of identical figures."""
 
-    role: str = key(FromRules(lambda rules: Choice([r.name for r in rules.roles], "a role, one of")), "trooper, leader, medic or fixer.", default="trooper")
+    role: str = key(
+        FromRules(lambda rules: Choice([r.name for r in rules.roles], "a role, one of")),
+        "trooper, leader, medic or fixer.",
+        default="trooper",
+    )
     weapon: str | None = key(A_WEAPON, "The figure's weapon (see the weapon table).", default=None)
     quality: str | None = key(A_QUALITY, "This figure's quality when it differs from its team's.", default=None)
     name: str | None = key(PERSON, "A name for the figure.", default=None)
     count: int = key(Int(1, 50), "How many identical figures this line stands for.", default=1)
+
 
 @dataclass(frozen=True, kw_only=True)  # keyword-only: figures, required, comes after optional keys
 class Team(Model):
@@ -90,21 +110,32 @@ class Team(Model):
 
     name: str = key(NAME, "The team's name (its cards carry it).")
     quality: str = key(A_QUALITY, "Poor, Fair, Good, Elite or Hero.")
-    armour: str = key(FromRules(lambda rules: Choice([a.name for a in rules.armour], "an armour level, one of")), "none, light, medium or heavy.", default="none")
+    armour: str = key(
+        FromRules(lambda rules: Choice([a.name for a in rules.armour], "an armour level, one of")),
+        "none, light, medium or heavy.",
+        default="none",
+    )
     player: str | None = key(PERSON, "Who plays this team (each player controls one team).", default=None)
     jump_packs: bool = key(Bool(), "Whether the team wears jump packs.", default=False)
-    group: bool = key(Bool(), "A group of less capable fighters (Poor or Fair), allowed more than six figures.", default=False)
+    group: bool = key(
+        Bool(), "A group of less capable fighters (Poor or Fair), allowed more than six figures.", default=False
+    )
     figures: list = key(ListOf(Typed(Figure), min=1, max=60), "The figures, one line each or with a count.")
+
 
 @dataclass(frozen=True)
 class Vehicle(Model):
     """A tracked, wheeled or flying vehicle."""
 
     name: str = key(NAME, "The vehicle's name.")
-    kind: str = key(FromRules(lambda rules: Choice(rules.vehicles.kinds, "a vehicle kind, one of")), "tracked, wheeled, hovercraft or helicopter.")
+    kind: str = key(
+        FromRules(lambda rules: Choice(rules.vehicles.kinds, "a vehicle kind, one of")),
+        "tracked, wheeled, hovercraft or helicopter.",
+    )
     quality: str = key(A_QUALITY, "The crew's quality.")
     weapons: list = key(ListOf(A_WEAPON, min=1, max=4), "The vehicle's weapons.")
     player: str | None = key(PERSON, "Who drives it.", default=None)
+
 
 @dataclass(frozen=True)
 class Side(Model):

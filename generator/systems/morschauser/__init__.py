@@ -11,8 +11,8 @@ from ...schema import Checker, Key
 from ..base import Prepared, System
 from . import battlefield, checks, deck, odds, roster
 from .cards import cards
-from .pack import pack
 from .models import GridScenario, Rules, Side
+from .pack import pack
 
 
 @dataclass
@@ -62,8 +62,17 @@ class MorschauserModern(System):
         units = roster.listed(self.rules, game, scenario.side_views)
         schedule = deck.schedule(self.rules, self.id, scenario.title, units, seed, passes or game.turns)
         svg, legend = battlefield.draw(game, battlefield.terrain_map(game), units)
-        return GridPrepared(scenario, seed, schedule, self.rules, game, roster.roster(self.rules, units, schedule), svg, legend,
-                            battlefield.glyph_legend(units))
+        return GridPrepared(
+            scenario,
+            seed,
+            schedule,
+            self.rules,
+            game,
+            roster.roster(self.rules, units, schedule),
+            svg,
+            legend,
+            battlefield.glyph_legend(units),
+        )
 
     def deck_text(self, deck_data: dict) -> str:
         return deck.deck_text(deck_data)

@@ -61,8 +61,10 @@ def draw(game, terrain: dict, units: list) -> tuple[str, list[dict]]:
     for unit in units:
         drawing.unit(*unit.unit.at, unit.type.glyph, unit.side.colour, unit.side.shape, unit.unit.facing, unit.code)
     order = list(LEGEND)
-    legend = [{"label": LEGEND.get(k, k), "image": drawing.swatch_uri(k)}
-              for k in sorted(drawing.used, key=lambda k: order.index(k) if k in LEGEND else 99)]
+    legend = [
+        {"label": LEGEND.get(k, k), "image": drawing.swatch_uri(k)}
+        for k in sorted(drawing.used, key=lambda k: order.index(k) if k in LEGEND else 99)
+    ]
     return drawing.svg(), legend
 
 

@@ -9,8 +9,11 @@ def cards(roster: list[dict]) -> list[dict]:
     for row in roster:
         lines = []
         if row["fires"]:
-            lines.append(f"Fires in the Artillery Fire Phase: range {row['range']}, arc {row['arc']}\u00b0"
-                         + ("" if row["indirect"] else "; never indirectly; off target is a miss") + ".")
+            lines.append(
+                f"Fires in the Artillery Fire Phase: range {row['range']}, arc {row['arc']}\u00b0"
+                + ("" if row["indirect"] else "; never indirectly; off target is a miss")
+                + "."
+            )
             lines.append("If it fires: remove its tile; it may not move this turn.")
         if row["advance"]:
             lines.append("After winning a battle it may move into the square the loser left.")

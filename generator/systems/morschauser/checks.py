@@ -47,7 +47,9 @@ def check_units(rules: Rules, game: GridScenario, terrain: dict, on_grid, checke
             path = ("sides", s, "units", u)
             unit_type = rule_variants.unit_type(rules, unit.type, game.variants)
             if unit.quality == "poor" and not unit_type.may_be_poor:
-                checker.report(path + ("quality",), f"only infantry or cavalry may be poor quality (this is {unit_type.name})")
+                checker.report(
+                    path + ("quality",), f"only infantry or cavalry may be poor quality (this is {unit_type.name})"
+                )
             if unit.name:
                 if (s, unit.name) in names:
                     checker.report(path + ("name",), f"two units of this side are named {unit.name!r}")
@@ -57,19 +59,27 @@ def check_units(rules: Rules, game: GridScenario, terrain: dict, on_grid, checke
                 continue
             if square in taken:
                 other = taken[square]
-                checker.report(path + ("at",), f"two units in square {square_name(*square)} (sides[{other[0]}].units[{other[1]}] is there); "
-                                               "one unit per square")
+                checker.report(
+                    path + ("at",),
+                    f"two units in square {square_name(*square)} (sides[{other[0]}].units[{other[1]}] is there); "
+                    "one unit per square",
+                )
             taken[square] = (s, u)
             kinds = terrain.get(square, Cell()).kinds
             on_road = bool(kinds & road_like)
             for kind, cost in costs.items():
                 if kind in kinds and not on_road and unit_type.move < cost:
-                    checker.report(path + ("at",), f"a {unit_type.name} unit cannot be in {kind} square {square_name(*square)}: it moves "
-                                                   f"{unit_type.move} and a {kind} square costs {cost}, and the rules give it no "
-                                                   "other way in (put it on a road or bridge)")
+                    checker.report(
+                        path + ("at",),
+                        f"a {unit_type.name} unit cannot be in {kind} square {square_name(*square)}: it moves "
+                        f"{unit_type.move} and a {kind} square costs {cost}, and the rules give it no "
+                        "other way in (put it on a road or bridge)",
+                    )
     limit = rules.limits.units_max
     if count > limit:
-        checker.report(("sides",), f"at most {limit} units, one card tile each from one deck of {rules.turn.cards} (found {count})")
+        checker.report(
+            ("sides",), f"at most {limit} units, one card tile each from one deck of {rules.turn.cards} (found {count})"
+        )
 
 
 def check_path(entry, path: tuple, checker: Checker) -> None:
@@ -78,6 +88,9 @@ def check_path(entry, path: tuple, checker: Checker) -> None:
     for i in range(1, len(flat)):
         (c0, r0), (c1, r1) = flat[i - 1][1], flat[i][1]
         if abs(c0 - c1) + abs(r0 - r1) != 1:
-            checker.report(path + (flat[i][0],), f"{entry.kind} squares {square_name(c0, r0)} and {square_name(c1, r1)} do not share "
-                                                 f"an edge; list a {entry.kind}'s squares in order along it, or give each stretch its own entry")
+            checker.report(
+                path + (flat[i][0],),
+                f"{entry.kind} squares {square_name(c0, r0)} and {square_name(c1, r1)} do not share "
+                f"an edge; list a {entry.kind}'s squares in order along it, or give each stretch its own entry",
+            )
             return

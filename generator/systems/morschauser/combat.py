@@ -23,13 +23,20 @@ class Face(Spec):
     def json_schema(self):
         return {"type": "string", "pattern": "^[0-9]+$"}
 
+
 def faces_of(die: int, faces, path: tuple, checker) -> None:
     """A D6 table must name every face from 1 to the die's size, and no other."""
     missing = [f for f in range(1, die + 1) if f not in faces]
     extra = sorted(f for f in faces if not 1 <= f <= die)
     if missing or extra:
-        found = "; ".join(part for part in (missing and f"missing {', '.join(map(str, missing))}",
-                                            extra and f"no face {', '.join(map(str, extra))}") if part)
+        found = "; ".join(
+            part
+            for part in (
+                missing and f"missing {', '.join(map(str, missing))}",
+                extra and f"no face {', '.join(map(str, extra))}",
+            )
+            if part
+        )
         checker.report(path, f"a D{die} table covers the faces 1 to {die} exactly ({found})")
 
 
@@ -88,7 +95,9 @@ class Scatter(Model):
     """A scatter scheme: where a shot lands for each face of the scatter die."""
 
     name: str = key(NAME, "Its printed name.")
-    faces: dict = key(MapOf(Face(), ID, min=1, max=20), "Each face and where the shot lands (an id of artillery.landing).")
+    faces: dict = key(
+        MapOf(Face(), ID, min=1, max=20), "Each face and where the shot lands (an id of artillery.landing)."
+    )
     note: str = note_key()
 
 
@@ -106,11 +115,16 @@ class Artillery(Model):
     """Artillery fire: the effect die, the weapons, scatter and where shots land."""
 
     die: int = key(Int(2, 20), "Sides of the scatter and effect dice.")
-    effect: dict = key(MapOf(ID, ListOf(Int(1, 20), min=1, max=20), min=1, max=4), "Each kind of fire and the effect faces that destroy.")
+    effect: dict = key(
+        MapOf(ID, ListOf(Int(1, 20), min=1, max=20), min=1, max=4),
+        "Each kind of fire and the effect faces that destroy.",
+    )
     weapons: list = key(UniqueNames(Typed(Weapon), what="weapon"), "The weapon classes.")
     scatter_default: str = key(ID, "The scatter scheme of the rules as written.")
     scatter: dict = key(MapOf(ID, Typed(Scatter), min=1, max=10), "The scatter schemes by id.")
-    landing: list = key(UniqueNames(Typed(Landing), what="landing spot", min=1), "Where a shot can land; the first is the target.")
+    landing: list = key(
+        UniqueNames(Typed(Landing), what="landing spot", min=1), "Where a shot can land; the first is the target."
+    )
     phase_note: Note = key(Typed(Note), "The order of the Artillery Fire Phase.")
     friendly_note: Note = key(Typed(Note), "Fire landing on a friendly unit.")
 

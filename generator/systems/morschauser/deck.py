@@ -32,16 +32,22 @@ def schedule(rules: Rules, system_id: str, title: str, units: list, seed: int, t
         bag = shuffled(tiles, rng_for(seed, f"turn-{turn}"))
         drawn = [(bag[i], unit) for i, unit in enumerate(units)]
         drawn.sort(key=lambda pair: card_order_key(pair[0], rules))
-        out.append({
-            "turn": turn,
-            "draws": [{"unit": unit.name, "code": unit.code, "side": unit.side.name, "card": card} for card, unit in drawn],
-        })
+        out.append(
+            {
+                "turn": turn,
+                "draws": [
+                    {"unit": unit.name, "code": unit.code, "side": unit.side.name, "card": card} for card, unit in drawn
+                ],
+            }
+        )
     return {"system": system_id, "scenario": title, "seed": seed, "turns": out}
 
 
 def deck_text(deck: dict) -> str:
     """The schedule for a terminal: one line a draw under each turn."""
-    lines = [f"{deck['scenario']}: seed {deck['seed']}, activation order per turn (Ace to King; Hearts, Clubs, Diamonds, Spades)"]
+    lines = [
+        f"{deck['scenario']}: seed {deck['seed']}, activation order per turn (Ace to King; Hearts, Clubs, Diamonds, Spades)"
+    ]
     for turn in deck["turns"]:
         lines.append(f"Turn {turn['turn']}:")
         lines += [f"  {draw['card']:>3}  {draw['code']:<4} {draw['side']}: {draw['unit']}" for draw in turn["draws"]]

@@ -26,9 +26,18 @@ AREA_KINDS = tuple(GRID_AREA_STYLE)
 PATH_KINDS = (RIVER, ROAD)  # drawn in this order, so a road crosses a river (on a bridge)
 TERRAIN_DRAWN = (HILL, *AREA_KINDS, *PATH_KINDS)
 # The map legend's entries in the order it prints them, each with its label.
-LEGEND = {"hill-1": "Hill, contour 1", "hill-2": "Hill, contour 2", "hill-3": "Hill, contour 3", "woods": "Woods (cover)",
-          "town": "Town (cover; counts as road)", "fortification": "Fortifications", "road": "Road", "river": "River",
-          "bridge": "Bridge (road over river)", "objective": "Objective"}
+LEGEND = {
+    "hill-1": "Hill, contour 1",
+    "hill-2": "Hill, contour 2",
+    "hill-3": "Hill, contour 3",
+    "woods": "Woods (cover)",
+    "town": "Town (cover; counts as road)",
+    "fortification": "Fortifications",
+    "road": "Road",
+    "river": "River",
+    "bridge": "Bridge (road over river)",
+    "objective": "Objective",
+}
 HILL_FILLS = ["#f7f5ee", "#eadfbd", "#d8c48f", "#c1a566", "#a8884a", "#8f7036"]
 CONTOUR_INK = "#6b4f1d"
 
@@ -105,10 +114,14 @@ class GridMap:
         x, y, s = col * self.S, row * self.S, self.S
         inset = 0.6
         if fill:
-            self.areas.append(f'<rect x="{x + inset:g}" y="{y + inset:g}" width="{s - 2 * inset:g}" height="{s - 2 * inset:g}" '
-                              f'fill="{fill}" fill-opacity="0.85" stroke="none"/>')
+            self.areas.append(
+                f'<rect x="{x + inset:g}" y="{y + inset:g}" width="{s - 2 * inset:g}" height="{s - 2 * inset:g}" '
+                f'fill="{fill}" fill-opacity="0.85" stroke="none"/>'
+            )
         if pattern:
-            self.areas.append(f'<rect x="{x + inset:g}" y="{y + inset:g}" width="{s - 2 * inset:g}" height="{s - 2 * inset:g}" fill="url(#{pattern})"/>')
+            self.areas.append(
+                f'<rect x="{x + inset:g}" y="{y + inset:g}" width="{s - 2 * inset:g}" height="{s - 2 * inset:g}" fill="url(#{pattern})"/>'
+            )
         if kind == "fortification":
             # a zigzag trench line just inside the square's edge
             self.areas.append(self._zigzag(x + 1.2, y + 1.2, s - 2.4))
@@ -149,25 +162,47 @@ class GridMap:
             run.append(pts[i])
         runs.append(run)
         for run in runs:
-            d = "M" + " L".join(f"{x:g} {y:g}" for x, y in run) if len(run) > 1 else f"M{run[0][0]:g} {run[0][1]:g} l0.01 0"
+            d = (
+                "M" + " L".join(f"{x:g} {y:g}" for x, y in run)
+                if len(run) > 1
+                else f"M{run[0][0]:g} {run[0][1]:g} l0.01 0"
+            )
             if kind == RIVER:
-                self.paths.append(f'<path d="{d}" fill="none" stroke="#2f5f8f" stroke-width="4.6" stroke-linejoin="round" stroke-linecap="butt"/>')
-                self.paths.append(f'<path d="{d}" fill="none" stroke="#a9c8e6" stroke-width="3.8" stroke-linejoin="round" stroke-linecap="butt"/>')
-                self.paths.append(f'<path d="{d}" fill="none" stroke="#2f5f8f" stroke-width="0.3" stroke-dasharray="1.2 0.8" stroke-linejoin="round"/>')
+                self.paths.append(
+                    f'<path d="{d}" fill="none" stroke="#2f5f8f" stroke-width="4.6" stroke-linejoin="round" stroke-linecap="butt"/>'
+                )
+                self.paths.append(
+                    f'<path d="{d}" fill="none" stroke="#a9c8e6" stroke-width="3.8" stroke-linejoin="round" stroke-linecap="butt"/>'
+                )
+                self.paths.append(
+                    f'<path d="{d}" fill="none" stroke="#2f5f8f" stroke-width="0.3" stroke-dasharray="1.2 0.8" stroke-linejoin="round"/>'
+                )
             else:
-                self.paths.append(f'<path d="{d}" fill="none" stroke="#3d3326" stroke-width="2.6" stroke-linejoin="round" stroke-linecap="butt"/>')
-                self.paths.append(f'<path d="{d}" fill="none" stroke="#efe6cf" stroke-width="2.0" stroke-linejoin="round" stroke-linecap="butt"/>')
-                self.paths.append(f'<path d="{d}" fill="none" stroke="#3d3326" stroke-width="0.25" stroke-dasharray="1.5 1" stroke-linejoin="round"/>')
+                self.paths.append(
+                    f'<path d="{d}" fill="none" stroke="#3d3326" stroke-width="2.6" stroke-linejoin="round" stroke-linecap="butt"/>'
+                )
+                self.paths.append(
+                    f'<path d="{d}" fill="none" stroke="#efe6cf" stroke-width="2.0" stroke-linejoin="round" stroke-linecap="butt"/>'
+                )
+                self.paths.append(
+                    f'<path d="{d}" fill="none" stroke="#3d3326" stroke-width="0.25" stroke-dasharray="1.5 1" stroke-linejoin="round"/>'
+                )
         self._use(kind)
 
     def _run_off(self, end: tuple[int, int], prev: tuple[int, int], pt: tuple[float, float]) -> tuple[float, float]:
         c, r = end
         dc, dr = c - prev[0], r - prev[1]
         out = None
-        if (dc, dr) in ((1, 0), (-1, 0), (0, 1), (0, -1)) and not (0 <= c + dc < self.columns and 0 <= r + dr < self.rows):
+        if (dc, dr) in ((1, 0), (-1, 0), (0, 1), (0, -1)) and not (
+            0 <= c + dc < self.columns and 0 <= r + dr < self.rows
+        ):
             out = (dc, dr)
         elif c in (0, self.columns - 1) or r in (0, self.rows - 1):
-            out = (-1 if c == 0 else 1 if c == self.columns - 1 else 0, 0) if c in (0, self.columns - 1) else (0, -1 if r == 0 else 1)
+            out = (
+                (-1 if c == 0 else 1 if c == self.columns - 1 else 0, 0)
+                if c in (0, self.columns - 1)
+                else (0, -1 if r == 0 else 1)
+            )
         if not out:
             return pt
         return (pt[0] + out[0] * self.S / 2, pt[1] + out[1] * self.S / 2)
@@ -176,18 +211,25 @@ class GridMap:
         """A bridge deck carrying a road across a river square (horizontal: the road runs east-west)."""
         x, y = self.centre(col, row)
         w, h = (self.S * 0.86, 3.4) if horizontal else (3.4, self.S * 0.86)
-        rails = (f"M{x - w / 2:g} {y - h / 2:g} H{x + w / 2:g} M{x - w / 2:g} {y + h / 2:g} H{x + w / 2:g}" if horizontal
-                 else f"M{x - w / 2:g} {y - h / 2:g} V{y + h / 2:g} M{x + w / 2:g} {y - h / 2:g} V{y + h / 2:g}")
-        self.overlays.append(f'<rect x="{x - w / 2:g}" y="{y - h / 2:g}" width="{w:g}" height="{h:g}" fill="#c9a06a"/>'
-                             f'<rect x="{x - w / 2:g}" y="{y - h / 2:g}" width="{w:g}" height="{h:g}" fill="url(#g-planks{"" if horizontal else "-v"})"/>'
-                             f'<path d="{rails}" stroke="#1a1a1a" stroke-width="0.7"/>')
+        rails = (
+            f"M{x - w / 2:g} {y - h / 2:g} H{x + w / 2:g} M{x - w / 2:g} {y + h / 2:g} H{x + w / 2:g}"
+            if horizontal
+            else f"M{x - w / 2:g} {y - h / 2:g} V{y + h / 2:g} M{x + w / 2:g} {y - h / 2:g} V{y + h / 2:g}"
+        )
+        self.overlays.append(
+            f'<rect x="{x - w / 2:g}" y="{y - h / 2:g}" width="{w:g}" height="{h:g}" fill="#c9a06a"/>'
+            f'<rect x="{x - w / 2:g}" y="{y - h / 2:g}" width="{w:g}" height="{h:g}" fill="url(#g-planks{"" if horizontal else "-v"})"/>'
+            f'<path d="{rails}" stroke="#1a1a1a" stroke-width="0.7"/>'
+        )
         self._use("bridge")
 
     def objective(self, col: int, row: int) -> None:
         x, y = col * self.S, row * self.S
-        self.overlays.append(f'<rect x="{x + 0.35:g}" y="{y + 0.35:g}" width="{self.S - 0.7:g}" height="{self.S - 0.7:g}" fill="none" '
-                             f'stroke="#000" stroke-width="0.5" stroke-dasharray="1.4 0.8"/>'
-                             f'<g fill="#ffd84a" stroke="#000" stroke-width="0.25">{shape_path("star", x + self.S - 1.9, y + 1.9, 1.5)}</g>')
+        self.overlays.append(
+            f'<rect x="{x + 0.35:g}" y="{y + 0.35:g}" width="{self.S - 0.7:g}" height="{self.S - 0.7:g}" fill="none" '
+            f'stroke="#000" stroke-width="0.5" stroke-dasharray="1.4 0.8"/>'
+            f'<g fill="#ffd84a" stroke="#000" stroke-width="0.25">{shape_path("star", x + self.S - 1.9, y + 1.9, 1.5)}</g>'
+        )
         self._use("objective")
 
     def label(self, col: int, row: int, text: str) -> None:
@@ -209,8 +251,12 @@ class GridMap:
             bx, by = x + dx * base, y + dy * base
             tx, ty = x + dx * tip, y + dy * tip
             px, py = -dy * 1.1, dx * 1.1
-            self.units.append(f'<polygon points="{tx:.2f},{ty:.2f} {bx + px:.2f},{by + py:.2f} {bx - px:.2f},{by - py:.2f}" fill="#000"/>')
-        self.units.append(boxed_text(col * self.S + 0.5, (row + 1) * self.S - 0.5, code, self.text_size(2.1), "start", "bold"))
+            self.units.append(
+                f'<polygon points="{tx:.2f},{ty:.2f} {bx + px:.2f},{by + py:.2f} {bx - px:.2f},{by - py:.2f}" fill="#000"/>'
+            )
+        self.units.append(
+            boxed_text(col * self.S + 0.5, (row + 1) * self.S - 0.5, code, self.text_size(2.1), "start", "bold")
+        )
 
     # --- drawing ----------------------------------------------------------------------------
     def _defs(self) -> str:
@@ -234,14 +280,26 @@ class GridMap:
         S = self.S
         for (c, r), lv in sorted(self.levels.items()):
             if lv:
-                out.append(f'<rect x="{c * S:g}" y="{r * S:g}" width="{S:g}" height="{S:g}" fill="{HILL_FILLS[min(lv, len(HILL_FILLS) - 1)]}"/>')
+                out.append(
+                    f'<rect x="{c * S:g}" y="{r * S:g}" width="{S:g}" height="{S:g}" fill="{HILL_FILLS[min(lv, len(HILL_FILLS) - 1)]}"/>'
+                )
         return "".join(out)
 
     def _level_marks(self) -> str:
         """'▲2' in a square's bottom right corner, its right edge 0.3 in from the square's, clear of the unit code."""
         S, fs = self.S, self.text_size(1.7)
-        return "".join(boxed_text((c + 1) * S - 0.3 - boxed_width(f"\u25b2{lv}", fs), (r + 1) * S - 0.5, f"\u25b2{lv}", fs, "start", "bold")
-                       for (c, r), lv in sorted(self.levels.items()) if lv)
+        return "".join(
+            boxed_text(
+                (c + 1) * S - 0.3 - boxed_width(f"\u25b2{lv}", fs),
+                (r + 1) * S - 0.5,
+                f"\u25b2{lv}",
+                fs,
+                "start",
+                "bold",
+            )
+            for (c, r), lv in sorted(self.levels.items())
+            if lv
+        )
 
     def _swatch_levels(self) -> str:
         """A legend swatch prints 5 mm wide, too small for a 7 pt '▲2': one drawn triangle per contour instead."""
@@ -252,18 +310,25 @@ class GridMap:
             size, gap = 2.2, 0.5
             w = lv * size + (lv - 1) * gap + 1.0
             x0, base = (c + 1) * self.S - 0.4 - w, (r + 1) * self.S - 0.5
-            out.append(f'<rect x="{x0:.2f}" y="{base - size - 1.0:.2f}" width="{w:.2f}" height="{size + 1.0:.2f}" rx="0.4" '
-                       f'fill="#ffffff" fill-opacity="0.9" stroke="#555" stroke-width="0.1"/>')
+            out.append(
+                f'<rect x="{x0:.2f}" y="{base - size - 1.0:.2f}" width="{w:.2f}" height="{size + 1.0:.2f}" rx="0.4" '
+                f'fill="#ffffff" fill-opacity="0.9" stroke="#555" stroke-width="0.1"/>'
+            )
             for i in range(lv):
                 left = x0 + 0.5 + i * (size + gap)
-                out.append(f'<path d="M{left:.2f} {base - 0.5:.2f} h{size:g} l{-size / 2:g} {-size:g} z" fill="#1a1a1a"/>')
+                out.append(
+                    f'<path d="M{left:.2f} {base - 0.5:.2f} h{size:g} l{-size / 2:g} {-size:g} z" fill="#1a1a1a"/>'
+                )
         return "".join(out)
 
     def _contours(self) -> str:
         """A line on every edge between squares of different level, heavier for a bigger step."""
         S = self.S
         out = []
-        lv = lambda c, r: self.levels.get((c, r), 0)
+
+        def lv(c: int, r: int) -> int:
+            return self.levels.get((c, r), 0)
+
         for r in range(self.rows):
             for c in range(self.columns):
                 here = lv(c, r)
@@ -279,7 +344,9 @@ class GridMap:
                         d = f"M{nc * S:g} {r * S:g} V{(r + 1) * S:g}"
                     else:
                         d = f"M{c * S:g} {nr * S:g} H{(c + 1) * S:g}"
-                    out.append(f'<path d="{d}" stroke="{CONTOUR_INK}" stroke-width="{width:.2f}" stroke-linecap="round"/>')
+                    out.append(
+                        f'<path d="{d}" stroke="{CONTOUR_INK}" stroke-width="{width:.2f}" stroke-linecap="round"/>'
+                    )
         return "".join(out)
 
     def _grid(self) -> str:
@@ -291,11 +358,17 @@ class GridMap:
         for c in range(self.columns):
             x = (c + 0.5) * S
             for y in (-1.6, H + 1.6 + fs * 0.7):
-                lines.append(f'<text x="{x:g}" y="{y:g}" font-size="{fs}" font-weight="bold" text-anchor="middle">{column_letter(c)}</text>')
+                lines.append(
+                    f'<text x="{x:g}" y="{y:g}" font-size="{fs}" font-weight="bold" text-anchor="middle">{column_letter(c)}</text>'
+                )
         for r in range(self.rows):
             y = round((r + 0.5) * S + fs * 0.36, 2)
-            lines.append(f'<text x="-1.4" y="{y:g}" font-size="{fs}" font-weight="bold" text-anchor="end">{r + 1}</text>')
-            lines.append(f'<text x="{W + 1.4:g}" y="{y:g}" font-size="{fs}" font-weight="bold" text-anchor="start">{r + 1}</text>')
+            lines.append(
+                f'<text x="-1.4" y="{y:g}" font-size="{fs}" font-weight="bold" text-anchor="end">{r + 1}</text>'
+            )
+            lines.append(
+                f'<text x="{W + 1.4:g}" y="{y:g}" font-size="{fs}" font-weight="bold" text-anchor="start">{r + 1}</text>'
+            )
         return "".join(lines)
 
     def svg(self) -> Markup:
@@ -306,10 +379,10 @@ class GridMap:
         return Markup(
             f'<svg xmlns="http://www.w3.org/2000/svg" class="map grid-map" viewBox="{-m:g} {-m:g} {vw:g} {vh:g}" '
             f'width="{width_mm:.1f}mm" height="{height_mm:.1f}mm" font-family="DejaVu Sans">'
-            f'<defs>{self._defs()}</defs>'
+            f"<defs>{self._defs()}</defs>"
             f'<rect x="0" y="0" width="{W:g}" height="{H:g}" fill="{HILL_FILLS[0]}"/>'
-            f'{self._hills()}{"".join(self.areas)}{self._contours()}{"".join(self.paths)}{"".join(self.overlays)}'
-            f'{self._level_marks()}{self._grid()}{"".join(self.labels)}{"".join(self.units)}</svg>'
+            f"{self._hills()}{''.join(self.areas)}{self._contours()}{''.join(self.paths)}{''.join(self.overlays)}"
+            f"{self._level_marks()}{self._grid()}{''.join(self.labels)}{''.join(self.units)}</svg>"
         )
 
     # --- legend -----------------------------------------------------------------------------
@@ -322,20 +395,28 @@ class GridMap:
         elif key in PATH_KINDS:
             d = "M0 5 H10"
             if key == RIVER:
-                one.paths = [f'<path d="{d}" stroke="#2f5f8f" stroke-width="4.6"/><path d="{d}" stroke="#a9c8e6" stroke-width="3.8"/>'
-                             f'<path d="{d}" stroke="#2f5f8f" stroke-width="0.3" stroke-dasharray="1.2 0.8"/>']
+                one.paths = [
+                    f'<path d="{d}" stroke="#2f5f8f" stroke-width="4.6"/><path d="{d}" stroke="#a9c8e6" stroke-width="3.8"/>'
+                    f'<path d="{d}" stroke="#2f5f8f" stroke-width="0.3" stroke-dasharray="1.2 0.8"/>'
+                ]
             else:
-                one.paths = [f'<path d="{d}" stroke="#3d3326" stroke-width="2.6"/><path d="{d}" stroke="#efe6cf" stroke-width="2"/>'
-                             f'<path d="{d}" stroke="#3d3326" stroke-width="0.25" stroke-dasharray="1.5 1"/>']
+                one.paths = [
+                    f'<path d="{d}" stroke="#3d3326" stroke-width="2.6"/><path d="{d}" stroke="#efe6cf" stroke-width="2"/>'
+                    f'<path d="{d}" stroke="#3d3326" stroke-width="0.25" stroke-dasharray="1.5 1"/>'
+                ]
         elif key == "bridge":
             d = "M5 0 V10"
-            one.paths = [f'<path d="{d}" stroke="#2f5f8f" stroke-width="4.6"/><path d="{d}" stroke="#a9c8e6" stroke-width="3.8"/>']
+            one.paths = [
+                f'<path d="{d}" stroke="#2f5f8f" stroke-width="4.6"/><path d="{d}" stroke="#a9c8e6" stroke-width="3.8"/>'
+            ]
             one.bridge(0, 0, True)
         elif key == "objective":
             one.objective(0, 0)
         else:
             one.area(key, 0, 0)
-        body = (f'<svg xmlns="http://www.w3.org/2000/svg" viewBox="-0.5 -0.5 11 11" width="22" height="22">'
-                f'<defs>{one._defs()}</defs><rect x="0" y="0" width="10" height="10" fill="{HILL_FILLS[0]}" stroke="#555" stroke-width="0.2"/>'
-                f'{one._hills()}{"".join(one.areas)}{"".join(one.paths)}{"".join(one.overlays)}{one._swatch_levels()}</svg>')
+        body = (
+            f'<svg xmlns="http://www.w3.org/2000/svg" viewBox="-0.5 -0.5 11 11" width="22" height="22">'
+            f'<defs>{one._defs()}</defs><rect x="0" y="0" width="10" height="10" fill="{HILL_FILLS[0]}" stroke="#555" stroke-width="0.2"/>'
+            f"{one._hills()}{''.join(one.areas)}{''.join(one.paths)}{''.join(one.overlays)}{one._swatch_levels()}</svg>"
+        )
         return data_uri(body)

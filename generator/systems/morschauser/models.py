@@ -7,12 +7,25 @@ import re
 from dataclasses import dataclass
 
 from ...models import FromRules, Model, Typed, UniqueNames, key
-from ...schema import Choice, Int, ListOf, Spec, Str
 from ...scenario import NAME_PATTERN
+from ...schema import Choice, Int, ListOf, Spec, Str
 from .combat import Artillery, Battle
 from .map import FACING_VECTORS, HILL
-from .rule_data import (NAME, GridLimits, Limits, Movement, Note, Quality, Section, Stacking, TerrainRules, Turn, UnitType,
-                        Variant, refers)
+from .rule_data import (
+    NAME,
+    GridLimits,
+    Limits,
+    Movement,
+    Note,
+    Quality,
+    Section,
+    Stacking,
+    TerrainRules,
+    Turn,
+    UnitType,
+    Variant,
+    refers,
+)
 
 SQUARE_RE = re.compile(r"([A-Za-z])([0-9]{1,2})")
 
@@ -60,21 +73,34 @@ class Square(Spec):
 class GridSize(Model):
     """The grid's size in squares."""
 
-    columns: int = key(FromRules(lambda rules: Int(4, rules.grid.columns_max)), "Squares across, lettered A, B, C... from the left.")
-    rows: int = key(FromRules(lambda rules: Int(4, rules.grid.rows_max)), "Squares down, numbered 1, 2, 3... from the top.")
+    columns: int = key(
+        FromRules(lambda rules: Int(4, rules.grid.columns_max)), "Squares across, lettered A, B, C... from the left."
+    )
+    rows: int = key(
+        FromRules(lambda rules: Int(4, rules.grid.rows_max)), "Squares down, numbered 1, 2, 3... from the top."
+    )
 
 
 @dataclass(frozen=True, kw_only=True)
 class Terrain(Model):
     """One terrain entry: a kind over some squares."""
 
-    kind: str = key(FromRules(lambda rules: Choice(rules.terrain.kinds, "a terrain kind, one of")),
-                    "hill, woods, town, road, river or fortification.")
-    squares: list = key(ListOf(Square(span=True), min=1, max=400),
-                        "The squares it covers: C4, or a block B2:D4; roads and rivers in order along them.")
-    level: int | None = key(FromRules(lambda rules: Int(1, rules.terrain.contour_max)), "A hill's contour level (the plain is 0).",
-                            default=None)
-    name: str | None = key(Str(40, NAME_PATTERN, "a place name"), "A name printed on the map at the first square.", default=None)
+    kind: str = key(
+        FromRules(lambda rules: Choice(rules.terrain.kinds, "a terrain kind, one of")),
+        "hill, woods, town, road, river or fortification.",
+    )
+    squares: list = key(
+        ListOf(Square(span=True), min=1, max=400),
+        "The squares it covers: C4, or a block B2:D4; roads and rivers in order along them.",
+    )
+    level: int | None = key(
+        FromRules(lambda rules: Int(1, rules.terrain.contour_max)),
+        "A hill's contour level (the plain is 0).",
+        default=None,
+    )
+    name: str | None = key(
+        Str(40, NAME_PATTERN, "a place name"), "A name printed on the map at the first square.", default=None
+    )
 
     def after(self, path, checker):
         if self.kind == HILL and self.level is None:
@@ -103,21 +129,32 @@ class Objective(Model):
 class Unit(Model):
     """One unit of a side, in one square."""
 
-    type: str = key(FromRules(lambda rules: Choice([t.id for t in rules.unit_types], "a unit type, one of")),
-                    "The unit type from the rule data.")
+    type: str = key(
+        FromRules(lambda rules: Choice([t.id for t in rules.unit_types], "a unit type, one of")),
+        "The unit type from the rule data.",
+    )
     at: tuple = key(Square(), "The unit's starting square.")
-    facing: str = key(FromRules(lambda rules: Choice(rules.facings, "a facing, one of")),
-                      "The edge its front faces: north is the top of the map.")
-    quality: str = key(FromRules(lambda rules: Choice(rules.quality.levels, "a quality, one of")),
-                       "normal, or poor (infantry and cavalry only).", default="normal")
-    name: str | None = key(Str(40, NAME_PATTERN, "a unit name"), "A name; defaults to its type and a number.", default=None)
+    facing: str = key(
+        FromRules(lambda rules: Choice(rules.facings, "a facing, one of")),
+        "The edge its front faces: north is the top of the map.",
+    )
+    quality: str = key(
+        FromRules(lambda rules: Choice(rules.quality.levels, "a quality, one of")),
+        "normal, or poor (infantry and cavalry only).",
+        default="normal",
+    )
+    name: str | None = key(
+        Str(40, NAME_PATTERN, "a unit name"), "A name; defaults to its type and a number.", default=None
+    )
 
 
 @dataclass(frozen=True, kw_only=True)
 class Side(Model):
     """The keys this system adds to each side."""
 
-    units: list = key(FromRules(lambda rules: ListOf(Typed(Unit, rules), min=1, max=200)), "The side's units, one square each.")
+    units: list = key(
+        FromRules(lambda rules: ListOf(Typed(Unit, rules), min=1, max=200)), "The side's units, one square each."
+    )
 
 
 def variant_list(rules) -> Spec:
@@ -130,15 +167,20 @@ class GridScenario(Model):
     """The keys this system adds to a scenario, and (after validation) its sides' units."""
 
     grid: GridSize = key(FromRules(lambda rules: Typed(GridSize, rules)), "The grid's size in squares.")
-    turns: int = key(FromRules(lambda rules: Int(1, rules.limits.turns_max)),
-                     "How many turns; the schedule draws a tile per unit per turn.", default=8)
+    turns: int = key(
+        FromRules(lambda rules: Int(1, rules.limits.turns_max)),
+        "How many turns; the schedule draws a tile per unit per turn.",
+        default=8,
+    )
     variants: list = key(FromRules(variant_list), "Variants from the readers' comments switched on.", default=[])
-    terrain: list = key(FromRules(lambda rules: ListOf(Typed(Terrain, rules), max=200)), "Terrain by square.", default=[])
+    terrain: list = key(
+        FromRules(lambda rules: ListOf(Typed(Terrain, rules), max=200)), "Terrain by square.", default=[]
+    )
     objectives: list = key(ListOf(Typed(Objective), max=20), "Objective squares.", default=[])
     sides: list = dataclasses.field(default_factory=list)  # one Side per scenario side, filled by of()
 
     @classmethod
-    def of(cls, scenario) -> "GridScenario":
+    def of(cls, scenario) -> GridScenario:
         """The typed view of a validated scenario's own keys and its sides' units."""
         own = cls.from_clean(scenario.data)
         return dataclasses.replace(own, sides=[Side.from_clean(side) for side in scenario.sides])
@@ -154,7 +196,9 @@ class Rules(Model):
     distance_unit: str = key(Str(40), "What moves and ranges are counted in.")
     grid: GridLimits = key(Typed(GridLimits), "The grid's limits.")
     stacking: Stacking = key(Typed(Stacking), "Units per square.")
-    facings: list = key(ListOf(Choice(list(FACING_VECTORS), "a facing, one of"), min=1, max=4), "The edges a unit may face.")
+    facings: list = key(
+        ListOf(Choice(list(FACING_VECTORS), "a facing, one of"), min=1, max=4), "The edges a unit may face."
+    )
     facing_note: Note = key(Typed(Note), "How facing is read.")
     unit_types: list = key(UniqueNames(Typed(UnitType), what="unit type", min=1), "The unit types.")
     quality: Quality = key(Typed(Quality), "Unit quality.")
@@ -175,16 +219,29 @@ class Rules(Model):
             ids = [entry.id for entry in entries]
             for i, entry_id in enumerate(ids):
                 if entry_id in ids[:i]:
-                    checker.report(path + (f"{what.replace(' ', '_')}s", i, "id"), f"two {what}s have the id {entry_id!r}")
+                    checker.report(
+                        path + (f"{what.replace(' ', '_')}s", i, "id"), f"two {what}s have the id {entry_id!r}"
+                    )
         for i, unit_type in enumerate(self.unit_types):
             refers(unit_type.weapon, weapons, "a weapon", path + ("unit_types", i, "weapon"), checker)
         for i, variant in enumerate(self.variants):
-            refers(variant.scatter, list(self.artillery.scatter), "a scatter scheme", path + ("variants", i, "scatter"), checker)
+            refers(
+                variant.scatter,
+                list(self.artillery.scatter),
+                "a scatter scheme",
+                path + ("variants", i, "scatter"),
+                checker,
+            )
             for type_id in variant.move:
                 refers(type_id, types, "a unit type", path + ("variants", i, "move", type_id), checker)
         if self.limits.units_max > self.turn.cards:
-            checker.report(path + ("limits", "units_max"), f"each unit draws its own tile: at most the {self.turn.cards} "
-                                                           f"tiles of turn.cards (got {self.limits.units_max})")
+            checker.report(
+                path + ("limits", "units_max"),
+                f"each unit draws its own tile: at most the {self.turn.cards} "
+                f"tiles of turn.cards (got {self.limits.units_max})",
+            )
         top = max((t.battle_power for t in self.unit_types), default=self.battle.minimum_power)
         if self.battle.minimum_power > top:
-            checker.report(path + ("battle", "minimum_power"), f"the floor is above every unit type's Battle Power (at most {top})")
+            checker.report(
+                path + ("battle", "minimum_power"), f"the floor is above every unit type's Battle Power (at most {top})"
+            )

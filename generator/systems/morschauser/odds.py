@@ -53,9 +53,15 @@ def battle_table(rules: Rules) -> Table:
     return Table(
         "battle",
         "Battles: attacker's results by Battle Power after modifiers",
-        [Column("attacker", "Attacker", "int"), Column("defender", "Defender", "int"),
-         Column("win_destroy", "Win, enemy destroyed"), Column("win_retreat", "Win, enemy retreats"),
-         Column("draw", "Draw"), Column("lose_retreat", "Lose, retreat"), Column("lose_destroyed", "Lose, destroyed")],
+        [
+            Column("attacker", "Attacker", "int"),
+            Column("defender", "Defender", "int"),
+            Column("win_destroy", "Win, enemy destroyed"),
+            Column("win_retreat", "Win, enemy retreats"),
+            Column("draw", "Draw"),
+            Column("lose_retreat", "Lose, retreat"),
+            Column("lose_destroyed", "Lose, destroyed"),
+        ],
         rows,
         note="Both throw D6 + Battle Power (never below 1); a winner's 6 destroys, otherwise the loser retreats one square.",
     )
@@ -76,9 +82,14 @@ def battle_by_difference(rules: Rules) -> Table:
     return Table(
         "battle_by_difference",
         "Battles: attacker's results by Battle Power difference",
-        [Column("difference", "Attacker − defender", "signed"),
-         Column("win_destroy", "Win, destroy"), Column("win_retreat", "Win, retreat"),
-         Column("draw", "Draw"), Column("lose_retreat", "Lose, retreat"), Column("lose_destroyed", "Lose, destroyed")],
+        [
+            Column("difference", "Attacker − defender", "signed"),
+            Column("win_destroy", "Win, destroy"),
+            Column("win_retreat", "Win, retreat"),
+            Column("draw", "Draw"),
+            Column("lose_retreat", "Lose, retreat"),
+            Column("lose_destroyed", "Lose, destroyed"),
+        ],
         rows,
         note="Only the difference of Battle Powers matters. A loser that cannot retreat is destroyed.",
     )
@@ -108,13 +119,15 @@ def artillery_rows(rules: Rules, variants: tuple[str, ...] = ()) -> list[dict]:
         lands = landing(rules, scheme, weapon.misses_off_target)
         for fire in weapon.fires:
             kill = effect(rules, fire)
-            rows.append({
-                "weapon": weapon.id,
-                "fire": fire,
-                **{f"lands_{k}": v for k, v in lands.items()},
-                "destroy_on_square": kill,
-                "destroy_target": lands["target"] * kill,
-            })
+            rows.append(
+                {
+                    "weapon": weapon.id,
+                    "fire": fire,
+                    **{f"lands_{k}": v for k, v in lands.items()},
+                    "destroy_on_square": kill,
+                    "destroy_target": lands["target"] * kill,
+                }
+            )
     return rows
 
 
@@ -123,8 +136,11 @@ def artillery_table(rules: Rules, variants: tuple[str, ...] = ()) -> Table:
     spots = rules.artillery.landing
     columns = [Column("weapon", "Weapon", "text"), Column("fire", "Fire", "text")]
     columns += [Column(f"lands_{spot.id}", "Lands " + spot.id) for spot in spots]
-    columns += [Column("lands_miss", "Miss"), Column("destroy_on_square", "Destroys a unit in the square hit"),
-                Column("destroy_target", "Destroys the target")]
+    columns += [
+        Column("lands_miss", "Miss"),
+        Column("destroy_on_square", "Destroys a unit in the square hit"),
+        Column("destroy_target", "Destroys the target"),
+    ]
     faces = ", ".join(f"{face} {spot}" for face, spot in sorted(scheme.faces.items()))
     return Table(
         "artillery",
@@ -132,7 +148,7 @@ def artillery_table(rules: Rules, variants: tuple[str, ...] = ()) -> Table:
         columns,
         artillery_rows(rules, variants),
         note=f"Scatter D6: {faces}. AFVs and anti-tank guns miss unless on target and never fire indirectly; "
-             "their indirect row is a seen target in fortifications, a built-up area or a wood.",
+        "their indirect row is a seen target in fortifications, a built-up area or a wood.",
         meta={"scatter": scatter_id(rules, variants)},
     )
 

@@ -12,34 +12,58 @@ def pack(prepared, tables: list, powers: range) -> dict:
     rules, game = prepared.rules, prepared.game
     variants = tuple(game.variants)
     by_code = {row["code"]: row for row in prepared.roster}
-    schedule = [{
-        "turn": turn["turn"],
-        "draws": [{**card_label(draw["card"]), "unit": by_code[draw["code"]]} for draw in turn["draws"]],
-    } for turn in prepared.deck["turns"]]
+    schedule = [
+        {
+            "turn": turn["turn"],
+            "draws": [{**card_label(draw["card"]), "unit": by_code[draw["code"]]} for draw in turn["draws"]],
+        }
+        for turn in prepared.deck["turns"]
+    ]
     odds = {table.id: table for table in tables}
     battle = {(row["attacker"], row["defender"]): row for row in odds["battle"].rows}
-    matrix = [{"attacker": a, "cells": [{"win": battle[(a, d)]["win_destroy"] + battle[(a, d)]["win_retreat"],
-                                          "destroy": battle[(a, d)]["win_destroy"]} for d in powers]} for a in powers]
+    matrix = [
+        {
+            "attacker": a,
+            "cells": [
+                {
+                    "win": battle[(a, d)]["win_destroy"] + battle[(a, d)]["win_retreat"],
+                    "destroy": battle[(a, d)]["win_destroy"],
+                }
+                for d in powers
+            ],
+        }
+        for a in powers
+    ]
     scheme = rules.artillery.scatter[rule_variants.scatter_id(rules, variants)]
     spots = {spot.id: spot.name for spot in rules.artillery.landing}
     return {
-        "grid": {"columns": game.grid.columns, "rows": game.grid.rows, "last": square_name(game.grid.columns - 1, game.grid.rows - 1)},
+        "grid": {
+            "columns": game.grid.columns,
+            "rows": game.grid.rows,
+            "last": square_name(game.grid.columns - 1, game.grid.rows - 1),
+        },
         "turns": game.turns,
         "map": prepared.map,
         "legend": prepared.legend,
         "glyph_legend": prepared.glyph_legend,
         "objectives": [{"name": o.name, "square": square_name(*o.at), "points": o.points} for o in game.objectives],
-        "forces": [{
-            "side": side,
-            "letter": chr(ord("A") + side.index),
-            "units": [row for row in prepared.roster if row["side"].index == side.index],
-        } for side in prepared.sides],
+        "forces": [
+            {
+                "side": side,
+                "letter": chr(ord("A") + side.index),
+                "units": [row for row in prepared.roster if row["side"].index == side.index],
+            }
+            for side in prepared.sides
+        ],
         "schedule": schedule,
         "unit_count": len(prepared.roster),
         "odds": odds,
         "battle_powers": list(powers),
         "battle_matrix": matrix,
-        "scatter": {"name": scheme.name, "faces": [{"face": face, "lands": spots[spot]} for face, spot in sorted(scheme.faces.items())]},
+        "scatter": {
+            "name": scheme.name,
+            "faces": [{"face": face, "lands": spots[spot]} for face, spot in sorted(scheme.faces.items())],
+        },
         "costs": {kind: str(cost) for kind, cost in rule_variants.costs(rules, variants).items()},
         "variants": [{"id": v.id, "name": v.name, "summary": v.summary} for v in rule_variants.active(rules, variants)],
         "unit_types": [rule_variants.unit_type(rules, t.id, variants) for t in rules.unit_types],

@@ -32,8 +32,15 @@ def listed(rules: Rules, game: GridScenario, sides: list[SideView]) -> list[List
         for u, unit in enumerate(side.units):
             unit_type = rule_variants.unit_type(rules, unit.type, game.variants)
             seen[unit.type] = seen.get(unit.type, 0) + 1
-            out.append(Listed(f"{chr(ord('A') + view.index)}{u + 1}", view, unit.name or f"{unit_type.name} {seen[unit.type]}",
-                              unit, unit_type))
+            out.append(
+                Listed(
+                    f"{chr(ord('A') + view.index)}{u + 1}",
+                    view,
+                    unit.name or f"{unit_type.name} {seen[unit.type]}",
+                    unit,
+                    unit_type,
+                )
+            )
     return out
 
 
@@ -49,24 +56,26 @@ def roster(rules: Rules, units: list[Listed], deck: dict) -> list[dict]:
         unit, unit_type, side = listed_unit.unit, listed_unit.type, listed_unit.side
         poor = unit.quality == "poor"
         power = max(rules.battle.minimum_power, unit_type.battle_power + (rules.quality.poor_modifier if poor else 0))
-        rows.append({
-            "code": listed_unit.code,
-            "name": listed_unit.name,
-            "side": side,
-            "marker": unit_uri(unit_type.glyph, side.colour, side.shape),
-            "type": unit_type.name,
-            "quality": unit.quality,
-            "square": square_name(*unit.at),
-            "facing": unit.facing,
-            "move": unit_type.move,
-            "battle_power": power,
-            "range": unit_type.range or "",
-            "arc": unit_type.arc,
-            "contours": unit_type.contours,
-            "fires": bool(unit_type.range),
-            # seed 004: AFVs and anti-tank guns, whose off-target shots miss, "never fire indirectly"
-            "indirect": unit_type.weapon is not None and not weapons[unit_type.weapon].misses_off_target,
-            "advance": unit_type.advance,
-            "tiles": tiles[listed_unit.code],
-        })
+        rows.append(
+            {
+                "code": listed_unit.code,
+                "name": listed_unit.name,
+                "side": side,
+                "marker": unit_uri(unit_type.glyph, side.colour, side.shape),
+                "type": unit_type.name,
+                "quality": unit.quality,
+                "square": square_name(*unit.at),
+                "facing": unit.facing,
+                "move": unit_type.move,
+                "battle_power": power,
+                "range": unit_type.range or "",
+                "arc": unit_type.arc,
+                "contours": unit_type.contours,
+                "fires": bool(unit_type.range),
+                # seed 004: AFVs and anti-tank guns, whose off-target shots miss, "never fire indirectly"
+                "indirect": unit_type.weapon is not None and not weapons[unit_type.weapon].misses_off_target,
+                "advance": unit_type.advance,
+                "tiles": tiles[listed_unit.code],
+            }
+        )
     return rows

@@ -31,14 +31,20 @@ class Cost(Spec):
         return self.wrong(value, path, checker)
 
     def json_schema(self):
-        return {"anyOf": [{"type": "integer", "minimum": 1, "maximum": 12}, {"type": "string", "pattern": r"^[0-9]+/[0-9]+$"}]}
-
+        return {
+            "anyOf": [
+                {"type": "integer", "minimum": 1, "maximum": 12},
+                {"type": "string", "pattern": r"^[0-9]+/[0-9]+$"},
+            ]
+        }
 
 
 def refers(name, choices, what: str, path: tuple, checker) -> None:
     """A name that must be one of the rule data's own (a weapon, a scatter scheme, a unit type)."""
     if name is not None and name not in choices:
-        checker.report(path, f"expected {what}, one of {', '.join(map(str, choices))} (got {name!r}){suggest(name, choices)}")
+        checker.report(
+            path, f"expected {what}, one of {', '.join(map(str, choices))} (got {name!r}){suggest(name, choices)}"
+        )
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -127,10 +133,15 @@ class Turn(Model):
 
     def after(self, path, checker):
         if self.cards != len(self.ranks) * len(self.suits):
-            checker.report(path + ("cards",), f"{len(self.ranks)} ranks of {len(self.suits)} suits make "
-                                              f"{len(self.ranks) * len(self.suits)} tiles (got {self.cards})")
+            checker.report(
+                path + ("cards",),
+                f"{len(self.ranks)} ranks of {len(self.suits)} suits make "
+                f"{len(self.ranks) * len(self.suits)} tiles (got {self.cards})",
+            )
         if len(self.suit_names) != len(self.suits):
-            checker.report(path + ("suit_names",), f"one name for each of the {len(self.suits)} suits (got {len(self.suit_names)})")
+            checker.report(
+                path + ("suit_names",), f"one name for each of the {len(self.suits)} suits (got {len(self.suit_names)})"
+            )
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -152,7 +163,9 @@ class Variant(Model):
 class TerrainRules(Model):
     """The terrain kinds a scenario may place, and the highest hill."""
 
-    kinds: list = key(ListOf(Choice(list(TERRAIN_DRAWN), "a terrain kind the map draws, one of"), min=1, max=20), "The kinds.")
+    kinds: list = key(
+        ListOf(Choice(list(TERRAIN_DRAWN), "a terrain kind the map draws, one of"), min=1, max=20), "The kinds."
+    )
     contour_max: int = key(Int(1, 5), "The highest hill level (the plain is 0).")
     note: str = note_key()
 

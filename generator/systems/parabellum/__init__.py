@@ -18,9 +18,11 @@ class ParaBellum(System):
     folder = Path(__file__).parent
     rules_model = Rules
     # rules.yaml `deck`: no deck in the seed, and a pre-rolled sheet would spoil the order's gamble
-    no_deck = ("para-bellum has no card deck: players alternate activations and roll a D6 for action points as each "
-               "unit activates (a pre-rolled sheet would show the roll before the Take Action! order is decided). "
-               "`muster build` prints the unit, command-point and action cards.")
+    no_deck = (
+        "para-bellum has no card deck: players alternate activations and roll a D6 for action points as each "
+        "unit activates (a pre-rolled sheet would show the roll before the Take Action! order is decided). "
+        "`muster build` prints the unit, command-point and action cards."
+    )
     appendix_parts = ("odds", "plans", "reference")
     uses_seed = False
     # every size has its own measured geometry (measure.GEOMETRY) and styles (cards.css)

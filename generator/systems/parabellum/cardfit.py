@@ -20,10 +20,10 @@ CAPTIONS = ("Points for D6 {faces}; tick Stress.", "D6 {faces}; tick Stress.")
 def stats_text(unit: dict) -> tuple[str, frozenset]:
     """The stats row as printed, and its words printed in bold (the numbers), for measuring."""
     bold = [str(unit["models"]), f'{unit["movement"]}"', f'{unit["run"]}"']
-    text = f'{bold[0]} models \u00b7 Move {bold[1]} \u00b7 Run {bold[2]}'
+    text = f"{bold[0]} models \u00b7 Move {bold[1]} \u00b7 Run {bold[2]}"
     if unit.get("discipline") is not None:
-        bold.append(f'{unit["discipline"]}+')
-        text += f' \u00b7 Disc {bold[3]}'
+        bold.append(f"{unit['discipline']}+")
+        text += f" \u00b7 Disc {bold[3]}"
     return text, frozenset(bold)
 
 
@@ -91,7 +91,7 @@ def paginate(blocks: list[dict], groups: list[dict], geometry: Geometry) -> list
         room -= block["rows"]
     for group in groups:
         cols = columns_for([plan["abbr"] + plan["mark"] for plan in group["plans"]], geometry)
-        rows = [group["plans"][i:i + cols] for i in range(0, len(group["plans"]), cols)]
+        rows = [group["plans"][i : i + cols] for i in range(0, len(group["plans"]), cols)]
         part = 0
         while rows:
             if room < 2:  # a heading with no row under it helps nobody
@@ -102,8 +102,16 @@ def paginate(blocks: list[dict], groups: list[dict], geometry: Geometry) -> list
                     new_card()
                     continue
                 take -= 1
-            cards[-1].append({"block": "plans", "points": group["points"], "cols": cols, "continued": part > 0,
-                              "rows": rows[:take], "count": len(group["plans"])})
+            cards[-1].append(
+                {
+                    "block": "plans",
+                    "points": group["points"],
+                    "cols": cols,
+                    "continued": part > 0,
+                    "rows": rows[:take],
+                    "count": len(group["plans"]),
+                }
+            )
             rows = rows[take:]
             room -= take + 1
             part += 1

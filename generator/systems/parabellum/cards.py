@@ -17,11 +17,28 @@ def unit_cards(rules: Rules, prepared: ForcesPrepared, geometry: measure.Geometr
             pages = cardfit.paginate(cardfit.unit_blocks(unit, geometry), groups, geometry)
             for i, page in enumerate(pages):
                 kind = ("pb-unit" + (" pb-hq" if unit["hq"] else "")) if i == 0 else "pb-plans"
-                out.append({**look, "kind": kind, "unit": unit, "items": page, "part": i + 1, "parts": len(pages),
-                            "groups": [item for item in page if item["block"] == "plans"]})
+                out.append(
+                    {
+                        **look,
+                        "kind": kind,
+                        "unit": unit,
+                        "items": page,
+                        "part": i + 1,
+                        "parts": len(pages),
+                        "groups": [item for item in page if item["block"] == "plans"],
+                    }
+                )
             if unit["hq"]:
-                out.append({**look, "kind": "pb-command", "unit": unit, "boxes": list(range(1, unit["command_points"] + 1)),
-                            "order": rules.order.rule, "cost": rules.order.cost})
+                out.append(
+                    {
+                        **look,
+                        "kind": "pb-command",
+                        "unit": unit,
+                        "boxes": list(range(1, unit["command_points"] + 1)),
+                        "order": rules.order.rule,
+                        "cost": rules.order.cost,
+                    }
+                )
     return out
 
 
@@ -40,14 +57,23 @@ def action_cards(rules: Rules, geometry: measure.Geometry) -> list[dict]:
             extra.append(rule.rule)
         if any(form.alone for form in forms):
             extra.append("Never combined with another action.")
-        cards.append({
-            "kind": "pb-action",
-            "name": forms[0].name,
-            "forms": [{"label": rules.kinds[form.kind].label, "cost": rules.cost(form), "abbr": form.abbr, "rule": form.rule}
-                      for form in forms],
-            "extra": extra,
-            "fit": geometry,
-        })
+        cards.append(
+            {
+                "kind": "pb-action",
+                "name": forms[0].name,
+                "forms": [
+                    {
+                        "label": rules.kinds[form.kind].label,
+                        "cost": rules.cost(form),
+                        "abbr": form.abbr,
+                        "rule": form.rule,
+                    }
+                    for form in forms
+                ],
+                "extra": extra,
+                "fit": geometry,
+            }
+        )
     return cards
 
 

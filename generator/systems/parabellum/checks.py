@@ -23,6 +23,8 @@ def check(scenario, checker: Checker) -> list:
             if variant_on and unit.discipline is None:
                 checker.report(path, "the discipline variant is on: every unit needs a discipline score (2 to 6)")
             if not variant_on and unit.discipline is not None:
-                checker.report(path + (DISCIPLINE,), "discipline is only used by the discipline variant; "
-                                                     "add `variants: [discipline]` or remove it")
+                checker.report(
+                    path + (DISCIPLINE,),
+                    "discipline is only used by the discipline variant; add `variants: [discipline]` or remove it",
+                )
     return []

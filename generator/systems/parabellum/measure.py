@@ -68,7 +68,9 @@ def _font(bold: bool = False):
     if shutil.which("fc-match"):
         try:
             pattern = "DejaVu Sans:bold" if bold else "DejaVu Sans"
-            found = subprocess.run(["fc-match", "-f", "%{file}", pattern], capture_output=True, text=True, timeout=5).stdout.strip()
+            found = subprocess.run(
+                ["fc-match", "-f", "%{file}", pattern], capture_output=True, text=True, timeout=5
+            ).stdout.strip()
             if found:
                 candidates.append(Path(found))
         except (OSError, subprocess.SubprocessError):

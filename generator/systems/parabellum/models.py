@@ -23,16 +23,23 @@ class ActionPoints(Model):
     """The action-point roll: the points each face of the die gives, kept between min and max after Stress and orders."""
 
     die: int = key(Int(2, 20), "Faces of the die rolled for action points (6: a D6).")
-    points: list = key(ListOf(Int(0, 4), min=1, max=20), "The action points each face gives, face 1 first (one per face).")
+    points: list = key(
+        ListOf(Int(0, 4), min=1, max=20), "The action points each face gives, face 1 first (one per face)."
+    )
     min: int = key(Int(0, 4), "The fewest points an activation can have after Stress and orders (0: no action).")
-    max: int = key(Int(1, 4), "The most points an activation can have; plans are listed up to it (at most 4, to bound them).")
+    max: int = key(
+        Int(1, 4), "The most points an activation can have; plans are listed up to it (at most 4, to bound them)."
+    )
     name: str = key(TITLE, "The rule's name on the reference sheet.")
     note: str = note_key()
 
     def after(self, path, checker):
         if len(self.points) != self.die:
-            checker.report(path + ("points",), f"give the points of each face of the {self.die}-sided die, face 1 first: "
-                                               f"{self.die} entries (got {len(self.points)})")
+            checker.report(
+                path + ("points",),
+                f"give the points of each face of the {self.die}-sided die, face 1 first: "
+                f"{self.die} entries (got {len(self.points)})",
+            )
         if self.min > self.max:
             checker.report(path + ("min",), f"the fewest points, {self.min}, are above the most, {self.max}")
 
@@ -94,8 +101,12 @@ class Action(Model):
     name: str = key(Str(40), "The action's name as printed.")
     abbr: str = key(Str(12), "Its shorthand on unit cards (Long actions in capitals).")
     kind: str = key(ID, "Its kind, one of `kinds`: the kind sets the cost.")
-    bonus_for: str = key(ID, "The action whose later use this action's bonus needs (Take Aim! before Fire!).", default="")
-    fires_except: str = key(ID, "A weapon tag this form does not fire (a Short Fire! leaves heavy weapons out).", default="")
+    bonus_for: str = key(
+        ID, "The action whose later use this action's bonus needs (Take Aim! before Fire!).", default=""
+    )
+    fires_except: str = key(
+        ID, "A weapon tag this form does not fire (a Short Fire! leaves heavy weapons out).", default=""
+    )
     alone: bool = key(Bool(), "Never combined with another action in one activation (Stand Ready!).", default=False)
     rule: str = key(RULE, "What the action does, as printed on its card.")
     note: str = note_key()
@@ -173,9 +184,13 @@ class Rules(Model):
     stress: Stress = key(Typed(Stress), "Stress and its cost in action points.")
     order: Order = key(Typed(Order), "The Take Action! order.")
     hq: Hq = key(Typed(Hq), "HQ units and their Command Points.")
-    kinds: dict = key(MapOf(ID, Typed(Kind), min=1, max=4), "The kinds of action by id (short, long), each with its cost.")
+    kinds: dict = key(
+        MapOf(ID, Typed(Kind), min=1, max=4), "The kinds of action by id (short, long), each with its cost."
+    )
     weapon_tags: list = key(UniqueNames(Typed(WeaponTag), max=8, what="weapon tag"), "The tags a weapon may carry.")
-    actions: list = key(ListOf(Typed(Action), min=1, max=10), "Every action form, in the order cards and plans list them.")
+    actions: list = key(
+        ListOf(Typed(Action), min=1, max=10), "Every action form, in the order cards and plans list them."
+    )
     fire_and_charge: FireAndCharge = key(Typed(FireAndCharge), "When Fire! and Charge! may share an activation.")
     activation: Printed = key(Typed(Printed), "How activations alternate.")
     deck: Printed = key(Typed(Printed), "Why there is no card deck.")
@@ -220,5 +235,7 @@ class Rules(Model):
         test, die = self.variants.discipline, self.action_points.die
         for name in ("max", "perfect_natural"):
             if getattr(test, name) > die:
-                checker.report(path + ("variants", "discipline", name),
-                               f"{getattr(test, name)} is more than the {die}-sided die of action_points can roll")
+                checker.report(
+                    path + ("variants", "discipline", name),
+                    f"{getattr(test, name)} is more than the {die}-sided die of action_points can roll",
+                )

@@ -45,7 +45,9 @@ def points_for(rules: Rules, face_points: int, stress: int, order: bool) -> int:
 
 def action_points(rules: Rules, stress: int, order: bool, discipline: int | None = None) -> Dist:
     """The exact distribution of a unit's action points for this activation."""
-    return Dist.table(roll_points(rules, discipline)).map(lambda face_points: points_for(rules, face_points, stress, order))
+    return Dist.table(roll_points(rules, discipline)).map(
+        lambda face_points: points_for(rules, face_points, stress, order)
+    )
 
 
 def stress_levels(rules: Rules, discipline: int | None = None) -> list[int]:
@@ -93,8 +95,10 @@ def action_points_table(rules: Rules, variants=()) -> Table:
                 row.update({f"ap{n}": dist[n] for n in values})
                 row["expected"] = dist.mean()
                 rows.append(row)
-    note = ("The last Stress level of each block stands for itself and every level above it. "
-            "An order costs one Command Point and is given before the roll.")
+    note = (
+        "The last Stress level of each block stands for itself and every level above it. "
+        "An order costs one Command Point and is given before the roll."
+    )
     title = "Action points by Stress and Take Action! order"
     if disciplines != [None]:
         title += " (discipline test variant)"
@@ -108,7 +112,11 @@ def order_value(rules: Rules, stress: int, discipline: int | None = None) -> dic
     points = roll_points(rules, discipline)
     die = len(points)
     # the same roll with and without the order: the order is wasted when the clamp swallows it
-    same = sum(1 for face_points in points if points_for(rules, face_points, stress, True) == points_for(rules, face_points, stress, False))
+    same = sum(
+        1
+        for face_points in points
+        if points_for(rules, face_points, stress, True) == points_for(rules, face_points, stress, False)
+    )
     wasted = Fraction(same, die)
     return {
         "stress": stress,
@@ -140,9 +148,14 @@ def order_value_table(rules: Rules, variants=()) -> Table:
         for stress in stress_levels(rules, discipline):
             row = {} if discipline is None else {"discipline": discipline}
             rows.append({**row, **order_value(rules, stress, discipline)})
-    return Table("order-value", "What a Take Action! order buys", columns, rows,
-                 note="Order buys: the change in expected action points for one Command Point. "
-                      "It changes nothing when the roll would reach 3 anyway, or stays at 0 even with it.")
+    return Table(
+        "order-value",
+        "What a Take Action! order buys",
+        columns,
+        rows,
+        note="Order buys: the change in expected action points for one Command Point. "
+        "It changes nothing when the roll would reach 3 anyway, or stays at 0 even with it.",
+    )
 
 
 def all_tables(rules: Rules, variants=()) -> list[Table]:

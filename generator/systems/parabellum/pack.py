@@ -48,8 +48,16 @@ def pack(rules: Rules, prepared: ForcesPrepared) -> dict:
             {"points": n, "plans": [prepared.rows[plan] for plan in prepared.plans if plan.cost == n]}
             for n in range(1, rules.action_points.max + 1)
         ],
-        "actions": [{"name": action.name, "kind_label": rules.kinds[action.kind].label, "cost": rules.cost(action),
-                     "abbr": action.abbr, "rule": action.rule} for action in rules.actions],
+        "actions": [
+            {
+                "name": action.name,
+                "kind_label": rules.kinds[action.kind].label,
+                "cost": rules.cost(action),
+                "abbr": action.abbr,
+                "rule": action.rule,
+            }
+            for action in rules.actions
+        ],
         "weapon_tags": rules.weapon_tags,
         "source": rules.source,
     }

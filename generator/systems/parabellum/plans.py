@@ -21,7 +21,7 @@ def _wastes_aim(steps: tuple[str, ...], actions: dict[str, Action]) -> bool:
     # seed 003: Take Aim!'s bonus "is lost if the unit doesn't take a Fire! action on that same activation"
     for i, step in enumerate(steps):
         target = actions[step].bonus_for
-        if target and not any(actions[later].action == target for later in steps[i + 1:]):
+        if target and not any(actions[later].action == target for later in steps[i + 1 :]):
             return True
     return False
 
@@ -94,5 +94,7 @@ def plan_text(plan: Plan, rules: Rules, short: bool = False) -> str:
     actions = [rules.action(step) for step in plan.steps]
     if short:
         return "\u00b7".join(action.abbr for action in actions)
-    return " \u203a ".join(action.name + (" (Long)" if action.action == rules.fire_and_charge.fire and action.kind == "long" else "")
-                           for action in actions)
+    return " \u203a ".join(
+        action.name + (" (Long)" if action.action == rules.fire_and_charge.fire and action.kind == "long" else "")
+        for action in actions
+    )

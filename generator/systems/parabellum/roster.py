@@ -82,12 +82,16 @@ def stress_track(rules: Rules, discipline: int | None, start: int) -> dict:
     levels = odds.stress_levels(rules, discipline)
     cells = []
     for stress in levels:
-        cells.append({
-            "start": stress == min(start, levels[-1]),
-            "label": f"{stress}+" if stress == levels[-1] and stress > 0 else str(stress),
-            "plain": "\u00b7".join(str(odds.points_for(rules, group["points"], stress, False)) for group in groups),
-            "ordered": "\u00b7".join(str(odds.points_for(rules, group["points"], stress, True)) for group in groups),
-        })
+        cells.append(
+            {
+                "start": stress == min(start, levels[-1]),
+                "label": f"{stress}+" if stress == levels[-1] and stress > 0 else str(stress),
+                "plain": "\u00b7".join(str(odds.points_for(rules, group["points"], stress, False)) for group in groups),
+                "ordered": "\u00b7".join(
+                    str(odds.points_for(rules, group["points"], stress, True)) for group in groups
+                ),
+            }
+        )
     return {"faces": " \u00b7 ".join(group["label"] for group in groups), "levels": cells}
 
 
@@ -95,7 +99,9 @@ def unit_sheet(rules: Rules, unit, discipline_on: bool, prepared: ForcesPrepared
     """Everything the roster and the unit's cards print about one unit (a validated units.Unit)."""
     discipline = unit.discipline if discipline_on else None
     mine = plans.for_unit(prepared.plans, unit.weapons, rules)
-    by_points = {n: [prepared.rows[plan] for plan in mine if plan.cost == n] for n in range(1, rules.action_points.max + 1)}
+    by_points = {
+        n: [prepared.rows[plan] for plan in mine if plan.cost == n] for n in range(1, rules.action_points.max + 1)
+    }
     plain = odds.action_points(rules, unit.stress, False, discipline)
     ordered = odds.action_points(rules, unit.stress, True, discipline)
     none = rules.action_points.min
@@ -104,14 +110,22 @@ def unit_sheet(rules: Rules, unit, discipline_on: bool, prepared: ForcesPrepared
         "models": unit.models,
         "movement": unit.movement,
         "run": unit.movement * 2,
-        "weapons": [{"name": weapon.name, "tags": list(weapon.tags), "tag_text": ", ".join(weapon.tags)} for weapon in unit.weapons],
+        "weapons": [
+            {"name": weapon.name, "tags": list(weapon.tags), "tag_text": ", ".join(weapon.tags)}
+            for weapon in unit.weapons
+        ],
         "hq": unit.hq,
         "command_points": unit.command_points or 0,
         "stress": unit.stress,
         "discipline": discipline,
         "fire_charge": fire_charge(rules, unit.weapons),
         "plans": [{"points": n, "plans": rows, "count": len(rows)} for n, rows in by_points.items()],
-        "start": {"expected": plain.mean(), "expected_ordered": ordered.mean(), "none": plain[none], "none_ordered": ordered[none]},
+        "start": {
+            "expected": plain.mean(),
+            "expected_ordered": ordered.mean(),
+            "none": plain[none],
+            "none_ordered": ordered[none],
+        },
         "track": stress_track(rules, discipline, unit.stress),
     }
 
@@ -127,7 +141,13 @@ def prepare(rules: Rules, scenario, seed: int) -> ForcesPrepared:
         typed = Side.from_clean(side).units
         units = [unit_sheet(rules, unit, discipline_on, prepared) for unit in typed]
         prepared.disciplines |= {unit.discipline for unit in typed}
-        prepared.forces.append(Force(side=view, units=units, models=sum(unit["models"] for unit in units),
-                                     command_points=sum(unit["command_points"] for unit in units),
-                                     hqs=sum(1 for unit in units if unit["hq"])))
+        prepared.forces.append(
+            Force(
+                side=view,
+                units=units,
+                models=sum(unit["models"] for unit in units),
+                command_points=sum(unit["command_points"] for unit in units),
+                hqs=sum(1 for unit in units if unit["hq"]),
+            )
+        )
     return prepared

@@ -20,13 +20,17 @@ class Weapon(Model):
     """One ranged weapon of a unit, with its tags."""
 
     name: str = key(_name(), "The weapon's name as printed.")
-    tags: list = key(FromRules(lambda rules: ListOf(Choice(rules.tag_names, "a weapon tag, one of"), max=len(rules.tag_names))),
-                     "Special rules: heavy (fired only by a Long Fire!), assault (may Fire! and Charge!).", default=[])
+    tags: list = key(
+        FromRules(lambda rules: ListOf(Choice(rules.tag_names, "a weapon tag, one of"), max=len(rules.tag_names))),
+        "Special rules: heavy (fired only by a Long Fire!), assault (may Fire! and Charge!).",
+        default=[],
+    )
 
     def after(self, path, checker):
         for i, tag in enumerate(self.tags):
             if tag in self.tags[:i]:
                 checker.report(path + ("tags", i), f"the tag {tag!r} is given twice")
+
 
 @dataclass(frozen=True)
 class Unit(Model):
@@ -37,18 +41,28 @@ class Unit(Model):
     movement: int = key(Int(0, 48), "Movement Value in inches: Move! and Charge! go this far, Run! twice as far.")
     weapons: list = key(ListOf(Typed(Weapon), max=8), "The unit's ranged weapons, each with its tags.", default=[])
     hq: bool = key(Bool(), "An HQ unit: it holds Command Points to order Take Action!.", default=False)
-    command_points: int | None = key(FromRules(lambda rules: Int(1, rules.hq.command_points_max)),
-                                     "An HQ's Command Points (one per Take Action! order).", default=None)
-    stress: int = key(FromRules(lambda rules: Int(0, rules.stress.max)), "Stress points the unit starts with.", default=0)
-    discipline: int | None = key(FromRules(lambda rules: Int(rules.variants.discipline.min, rules.variants.discipline.max)), "Discipline score needed on a D6 (2 to 6); required with the "
-                                 "discipline variant, refused without it.", default=None)
+    command_points: int | None = key(
+        FromRules(lambda rules: Int(1, rules.hq.command_points_max)),
+        "An HQ's Command Points (one per Take Action! order).",
+        default=None,
+    )
+    stress: int = key(
+        FromRules(lambda rules: Int(0, rules.stress.max)), "Stress points the unit starts with.", default=0
+    )
+    discipline: int | None = key(
+        FromRules(lambda rules: Int(rules.variants.discipline.min, rules.variants.discipline.max)),
+        "Discipline score needed on a D6 (2 to 6); required with the discipline variant, refused without it.",
+        default=None,
+    )
 
     def after(self, path, checker):
         if self.hq and self.command_points is None:
-            checker.report(path, "an HQ unit needs command_points (1 or more), the Command Points it spends on "
-                                 "Take Action! orders")
+            checker.report(
+                path, "an HQ unit needs command_points (1 or more), the Command Points it spends on Take Action! orders"
+            )
         if not self.hq and self.command_points is not None:
             checker.report(path + ("command_points",), "only an HQ unit (hq: true) has command points")
+
 
 @dataclass(frozen=True)
 class Side(Model):
@@ -56,9 +70,13 @@ class Side(Model):
 
     units: list = key(ListOf(Typed(Unit), min=1, max=30), "The side's units, HQs among them.")
 
+
 @dataclass(frozen=True)
 class Setup(Model):
     """The keys Para Bellum adds to a scenario."""
 
-    variants: list = key(FromRules(lambda rules: ListOf(Choice(list(rules.variants.by_name()), "a rule variant, one of"), max=4)),
-                         "Named rule variants to play: `discipline` rolls action points as a discipline test.", default=[])
+    variants: list = key(
+        FromRules(lambda rules: ListOf(Choice(list(rules.variants.by_name()), "a rule variant, one of"), max=4)),
+        "Named rule variants to play: `discipline` rolls action points as a discipline test.",
+        default=[],
+    )

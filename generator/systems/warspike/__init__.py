@@ -25,8 +25,10 @@ class BlocksPrepared(Prepared):
 class WarSpike(System):
     id = "warspike"
     # seed 002 has no deck: see the rule data's `deck` note
-    no_deck = ("warspike has no card deck or pre-drawn schedule: the Instigator comes from a coin toss, "
-               "then from Advantage each turn, which depends on play; build the pack for its turn tracker")
+    no_deck = (
+        "warspike has no card deck or pre-drawn schedule: the Instigator comes from a coin toss, "
+        "then from Advantage each turn, which depends on play; build the pack for its turn tracker"
+    )
     appendix_parts = ("sequence", "reference")
     uses_seed = False
     title = "WarSpike Tactical Core"

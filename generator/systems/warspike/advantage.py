@@ -70,8 +70,9 @@ def totals(moves: tuple[Movement, Movement], counts: Counts) -> tuple[int, int]:
     return out[0], out[1]
 
 
-def settle(moves: tuple[Movement, Movement], counts: Counts,
-           can_instigate: tuple[bool, bool] = (True, True)) -> Settlement:
+def settle(
+    moves: tuple[Movement, Movement], counts: Counts, can_instigate: tuple[bool, bool] = (True, True)
+) -> Settlement:
     """Who has the Advantage, and so who is Instigator next turn; a tie goes back to the coin toss."""
     a, b = totals(moves, counts)
     if a == b:

@@ -31,7 +31,9 @@ def unit_card(force: dict, row: dict, options: str) -> dict:
 
 def cards(forces: list[dict], rules: Rules) -> list[dict]:
     """A card per Unit, then one set of Action and Reaction cards and the two role markers (the roles change hands)."""
-    options = " \u00b7 ".join(action.name for action in rules.actions)  # the Reactions have the same names (models.Rules)
+    options = " \u00b7 ".join(
+        action.name for action in rules.actions
+    )  # the Reactions have the same names (models.Rules)
     out = [unit_card(force, row, options) for force in forces for row in force["rows"] if row["kind"] == "unit"]
     text = rules.cards
     for role, choices, rule, block_line in (
@@ -39,8 +41,16 @@ def cards(forces: list[dict], rules: Rules) -> list[dict]:
         ("reaction", rules.reactions, text.reaction_rule, rules.blocks.retaliator_block),
     ):
         for choice in choices:
-            out.append({"kind": f"option {role}", "role": role.capitalize(), "name": choice.name, "text": choice.text,
-                        "rule": rule, "block": block_line})
+            out.append(
+                {
+                    "kind": f"option {role}",
+                    "role": role.capitalize(),
+                    "name": choice.name,
+                    "text": choice.text,
+                    "rule": rule,
+                    "block": block_line,
+                }
+            )
     for role, lines in (("instigator", text.instigator), ("retaliator", text.retaliator)):
         out.append({"kind": f"marker {role}", "role": role.capitalize(), "lines": lines})
     return out

@@ -12,7 +12,10 @@ def check(rules: Rules, scenario, checker: Checker) -> None:
     """Report every problem of a shape-clean scenario at its key (the Block tree's first, then who can instigate)."""
     sides = scenario.side_views
     if len(sides) != rules.armies.sides:
-        checker.report(("sides",), f"the core rules cover two opposing armies, each controlled by one Player (found {len(sides)} sides)")
+        checker.report(
+            ("sides",),
+            f"the core rules cover two opposing armies, each controlled by one Player (found {len(sides)} sides)",
+        )
         return
     names = [side.name for side in sides]
     organisation = organise(names, [Army.of(side) for side in scenario.sides])
@@ -22,11 +25,19 @@ def check(rules: Rules, scenario, checker: Checker) -> None:
         return
     able = [organisation.can_instigate(s) for s in range(len(sides))]
     if not any(able):
-        checker.report(("sides",), f"neither side can be Instigator: every Unit of {names[0]!r} and of "
-                       f"{names[1]!r} is under hold orders; a side needs at least one Unit that can advance")
+        checker.report(
+            ("sides",),
+            f"neither side can be Instigator: every Unit of {names[0]!r} and of "
+            f"{names[1]!r} is under hold orders; a side needs at least one Unit that can advance",
+        )
     named = Settings.of(scenario, rules).instigator
     if named is not None:
         if named not in names:
-            checker.report(("instigator",), f"expected a side's name, one of {', '.join(names)} (got {named!r}){suggest(named, names)}")
+            checker.report(
+                ("instigator",),
+                f"expected a side's name, one of {', '.join(names)} (got {named!r}){suggest(named, names)}",
+            )
         elif not able[names.index(named)]:
-            checker.report(("instigator",), f"{named!r} cannot be Instigator: every one of its Units is under hold orders")
+            checker.report(
+                ("instigator",), f"{named!r} cannot be Instigator: every one of its Units is under hold orders"
+            )

@@ -22,7 +22,10 @@ class Armies(Model):
     def after(self, path, checker):
         # seed 002: one Instigator, one Retaliator; the tracker's tallies count for "the other" side
         if self.sides != 2:
-            checker.report(path + ("sides",), f"a WarSpike turn has one Instigator and one Retaliator, so 2 sides (got {self.sides})")
+            checker.report(
+                path + ("sides",),
+                f"a WarSpike turn has one Instigator and one Retaliator, so 2 sides (got {self.sides})",
+            )
 
 
 @dataclass(frozen=True)
@@ -38,8 +41,10 @@ class Turn(Model):
 
     def after(self, path, checker):
         if self.default_turns > self.turns_max:
-            checker.report(path + ("default_turns",), f"the default number of turns ({self.default_turns}) is above "
-                           f"turns_max ({self.turns_max})")
+            checker.report(
+                path + ("default_turns",),
+                f"the default number of turns ({self.default_turns}) is above turns_max ({self.turns_max})",
+            )
 
 
 @dataclass(frozen=True)
@@ -160,11 +165,17 @@ class Rules(Model):
         actions = [a.name for a in self.actions]
         for i, reaction in enumerate(self.reactions):
             if reaction.name not in actions:
-                checker.report(path + ("reactions", i, "name"), f"expected one of the Actions' names, {one_of(actions)} "
-                               f"(got {reaction.name!r}){suggest(reaction.name, actions)}: a Unit card lists one set "
-                               "of options for its Action or Reaction")
+                checker.report(
+                    path + ("reactions", i, "name"),
+                    f"expected one of the Actions' names, {one_of(actions)} "
+                    f"(got {reaction.name!r}){suggest(reaction.name, actions)}: a Unit card lists one set "
+                    "of options for its Action or Reaction",
+                )
         reactions = [r.name for r in self.reactions]
         for i, action in enumerate(self.actions):
             if action.name not in reactions:
-                checker.report(path + ("actions", i, "name"), f"Action {action.name!r} has no Reaction of that name: "
-                               "a Unit card lists one set of options for its Action or Reaction")
+                checker.report(
+                    path + ("actions", i, "name"),
+                    f"Action {action.name!r} has no Reaction of that name: "
+                    "a Unit card lists one set of options for its Action or Reaction",
+                )

@@ -7,7 +7,6 @@ from dataclasses import dataclass, field
 from ...schema import suggest
 from .scenario import Army, Block, Unit
 
-
 Problem = tuple[tuple, str]  # (path in the scenario, message): checks.py reports them at their spot
 
 
@@ -93,8 +92,13 @@ def organise(names: list[str], armies: list[Army]) -> Organisation:
                 node = Node(entry, s, i)
                 if node.name in nodes:
                     first = nodes[node.name]
-                    problems.append((node.path + ("name",), f"two Units or Blocks are named {node.name!r} "
-                                     f"(the first in {names[first.side]!r}); each needs its own name"))
+                    problems.append(
+                        (
+                            node.path + ("name",),
+                            f"two Units or Blocks are named {node.name!r} "
+                            f"(the first in {names[first.side]!r}); each needs its own name",
+                        )
+                    )
                     continue
                 nodes[node.name] = node
     for s, army in enumerate(armies):
@@ -105,8 +109,13 @@ def organise(names: list[str], armies: list[Army]) -> Organisation:
                 continue  # a duplicate name, already reported
             problems.extend(_link(me, nodes, names, own))
             if block.leader is not None and block.leader not in block.members:
-                problems.append((("sides", s, "blocks", b, "leader"), f"Block {me.name!r} follows {block.leader!r}, "
-                                 f"which is not one of its members{suggest(block.leader, block.members)}"))
+                problems.append(
+                    (
+                        ("sides", s, "blocks", b, "leader"),
+                        f"Block {me.name!r} follows {block.leader!r}, "
+                        f"which is not one of its members{suggest(block.leader, block.members)}",
+                    )
+                )
     problems.extend(_break_cycles(nodes))
     roots = []
     for s in range(len(armies)):
@@ -129,15 +138,27 @@ def _link(me: Node, nodes: dict[str, Node], names: list[str], own: list[str]) ->
         seen.add(member)
         target = nodes.get(member)
         if target is None:
-            problems.append((where, f"Block {me.name!r} names {member!r}, no Unit or Block of {side!r}{suggest(member, own)}"))
+            problems.append(
+                (where, f"Block {me.name!r} names {member!r}, no Unit or Block of {side!r}{suggest(member, own)}")
+            )
         elif target.side != me.side:
-            problems.append((where, f"Block {me.name!r} of {side!r} names {member!r}, a "
-                             f"{'Unit' if target.kind == 'unit' else 'Block'} of {names[target.side]!r}; "
-                             "a Block holds the Units of one side only"))
+            problems.append(
+                (
+                    where,
+                    f"Block {me.name!r} of {side!r} names {member!r}, a "
+                    f"{'Unit' if target.kind == 'unit' else 'Block'} of {names[target.side]!r}; "
+                    "a Block holds the Units of one side only",
+                )
+            )
         elif target.parent is not None:
             what = "Unit" if target.kind == "unit" else "Block"
-            problems.append((where, f"{what} {member!r} is already in Block {target.parent!r}; a {what} belongs "
-                             "to one Block (put the whole smaller Block in the larger one instead)"))
+            problems.append(
+                (
+                    where,
+                    f"{what} {member!r} is already in Block {target.parent!r}; a {what} belongs "
+                    "to one Block (put the whole smaller Block in the larger one instead)",
+                )
+            )
         else:
             target.parent = me.name
             me.children.append(member)
@@ -156,9 +177,11 @@ def _break_cycles(nodes: dict[str, Node]) -> list[Problem]:
             if nodes[child].kind != "block":
                 continue
             if state.get(child) == 1:
-                loop = path[path.index(child):] + [name, child] if child in path else [name, child]
+                loop = path[path.index(child) :] + [name, child] if child in path else [name, child]
                 m = node.entry.members.index(child)
-                problems.append((node.path + ("members", m), f"Block {child!r} is nested in itself: {' > '.join(loop)}"))
+                problems.append(
+                    (node.path + ("members", m), f"Block {child!r} is nested in itself: {' > '.join(loop)}")
+                )
                 node.children.remove(child)  # break the loop so the tree can still be walked
             elif state.get(child) is None:
                 visit(child, path + [name])

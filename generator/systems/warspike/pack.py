@@ -19,21 +19,31 @@ def tracker(turn_count: int, forces: list[dict], rules: Rules) -> dict:
     # as few tables as fit, sharing the turns evenly (14 turns: 7 and 7), every table as wide as the first
     tables = -(-len(turns) // TRACKER_TURNS_PER_TABLE)
     width = -(-len(turns) // tables)
-    chunks = [{"turns": turns[i:i + width], "pad": width - len(turns[i:i + width])} for i in range(0, len(turns), width)]
+    chunks = [
+        {"turns": turns[i : i + width], "pad": width - len(turns[i : i + width])} for i in range(0, len(turns), width)
+    ]
     sides = []
     for s, force in enumerate(forces):
         other = forces[1 - s]["side"].name
-        sides.append({
-            "side": force["side"],
-            "can_instigate": force["can_instigate"],
-            "rows": force["rows"],
-            "tallies": [
-                {"label": "Units moving forward", "hint": "own"},
-                {"label": f"Routing or retreating (count for {other})", "hint": "opponent"},
-                {"label": f"Total (own forward + routing or retreating of {other})", "hint": "total"},
-            ],
-        })
-    return {"chunks": chunks, "columns": width, "turns": len(turns), "sides": sides, "marks": rules.per_turn.tracker_marks}
+        sides.append(
+            {
+                "side": force["side"],
+                "can_instigate": force["can_instigate"],
+                "rows": force["rows"],
+                "tallies": [
+                    {"label": "Units moving forward", "hint": "own"},
+                    {"label": f"Routing or retreating (count for {other})", "hint": "opponent"},
+                    {"label": f"Total (own forward + routing or retreating of {other})", "hint": "total"},
+                ],
+            }
+        )
+    return {
+        "chunks": chunks,
+        "columns": width,
+        "turns": len(turns),
+        "sides": sides,
+        "marks": rules.per_turn.tracker_marks,
+    }
 
 
 def examples(names: list[str], rules: Rules) -> list[dict]:
@@ -41,14 +51,19 @@ def examples(names: list[str], rules: Rules) -> list[dict]:
     out = []
     for example in rules.advantage.examples:
         result = advantage.settle((example.first, example.second), rules.advantage.counts)
-        out.append({
-            "first": _describe(names[0], example.first),
-            "second": _describe(names[1], example.second),
-            "totals": list(result.totals),
-            "names": names,
-            "outcome": (f"{names[result.advantage]} has the Advantage and is Instigator next turn"
-                        if result.advantage is not None else "a tie: the coin toss settles it, as at the start of a game"),
-        })
+        out.append(
+            {
+                "first": _describe(names[0], example.first),
+                "second": _describe(names[1], example.second),
+                "totals": list(result.totals),
+                "names": names,
+                "outcome": (
+                    f"{names[result.advantage]} has the Advantage and is Instigator next turn"
+                    if result.advantage is not None
+                    else "a tie: the coin toss settles it, as at the start of a game"
+                ),
+            }
+        )
     return out
 
 
@@ -64,8 +79,10 @@ def first_turn(instigator: str | None, forces: list[dict]) -> str:
         return f"{instigator} is the Instigator on turn 1, as the Scenario states; Advantage decides every later turn."
     able = [force["side"].name for force in forces if force["can_instigate"]]
     if len(able) == 1:
-        return (f"Only {able[0]} can be Instigator (every Unit of the other side is under hold orders): "
-                f"{able[0]} becomes Instigator whenever it commits; the coin toss decides only whether it commits or passes.")
+        return (
+            f"Only {able[0]} can be Instigator (every Unit of the other side is under hold orders): "
+            f"{able[0]} becomes Instigator whenever it commits; the coin toss decides only whether it commits or passes."
+        )
     return "Flip a coin for turn 1: the winner becomes the Instigator or passes."
 
 

@@ -67,8 +67,11 @@ def block_facts(organisation: Organisation, name: str, units: dict[str, dict]) -
 
 def forces(organisation: Organisation, sides: list, armies: list[Army], distance_unit: str) -> list[dict]:
     """Each side's roster: its SideView, its Block tree as rows, its totals, whether it can be Instigator."""
-    units = {node.name: unit_facts(organisation, node.name, distance_unit)
-             for node in organisation.nodes.values() if node.kind == "unit"}
+    units = {
+        node.name: unit_facts(organisation, node.name, distance_unit)
+        for node in organisation.nodes.values()
+        if node.kind == "unit"
+    }
     out = []
     for side, army in zip(sides, armies):
         rows = []
@@ -78,15 +81,17 @@ def forces(organisation: Organisation, sides: list, armies: list[Army], distance
             rows.append({key: value for key, value in facts.items() if key != "move_value"} | row)
         depth = max(r["depth"] for r in rows)
         unit_rows = [r for r in rows if r["kind"] == "unit"]
-        out.append({
-            "side": side,
-            "player": army.player,
-            "rows": [{**r, "span": depth - r["depth"] + 1} for r in rows],
-            "levels": depth,
-            "units": len(unit_rows),
-            "blocks": len(rows) - len(unit_rows),
-            "troops": sum(r["troops"] for r in unit_rows),
-            "holding": sum(1 for r in unit_rows if r["hold"]),
-            "can_instigate": organisation.can_instigate(side.index),
-        })
+        out.append(
+            {
+                "side": side,
+                "player": army.player,
+                "rows": [{**r, "span": depth - r["depth"] + 1} for r in rows],
+                "levels": depth,
+                "units": len(unit_rows),
+                "blocks": len(rows) - len(unit_rows),
+                "troops": sum(r["troops"] for r in unit_rows),
+                "holding": sum(1 for r in unit_rows if r["hold"]),
+                "can_instigate": organisation.can_instigate(side.index),
+            }
+        )
     return out

@@ -18,14 +18,24 @@ NAME_WORDS = "a name (no control characters, < > { } or \\)"
 class Unit(Model):
     """One Unit of an army: its stats, its leader and its orders."""
 
-    name: str = key(Str(40, NAME_PATTERN, NAME_WORDS), "The Unit's name; Blocks name their members by it, so it is unique in the scenario.")
+    name: str = key(
+        Str(40, NAME_PATTERN, NAME_WORDS),
+        "The Unit's name; Blocks name their members by it, so it is unique in the scenario.",
+    )
     troops: int = key(FromRules(lambda rules: Int(1, rules.unit.troops_max)), "How many troops (figures) the Unit has.")
     stature: float = key(FromRules(lambda rules: Num(0.1, rules.unit.stature_max)), "The Unit's Stature stat.")
-    move_rate: float = key(FromRules(lambda rules: Num(0.1, rules.unit.move_rate_max)),
-                           "The Unit's move rate; a Move goes up to Stature x move rate.")
-    leader: str | None = key(Str(60, NAME_PATTERN, "a name"), "Who leads the Unit, where the Scenario gives one.", default=None)
-    mentality: int | None = key(FromRules(lambda rules: Int(0, rules.unit.mentality_max)), "The leader's Mentality stat, where given.",
-                                default=None)
+    move_rate: float = key(
+        FromRules(lambda rules: Num(0.1, rules.unit.move_rate_max)),
+        "The Unit's move rate; a Move goes up to Stature x move rate.",
+    )
+    leader: str | None = key(
+        Str(60, NAME_PATTERN, "a name"), "Who leads the Unit, where the Scenario gives one.", default=None
+    )
+    mentality: int | None = key(
+        FromRules(lambda rules: Int(0, rules.unit.mentality_max)),
+        "The leader's Mentality stat, where given.",
+        default=None,
+    )
     hold: bool = key(Bool(), "Under hold orders: the Unit holds its ground and only reacts.", default=False)
 
 
@@ -33,13 +43,24 @@ class Unit(Model):
 class Block(Model):
     """Units and smaller Blocks of one side that follow a leader and act as one."""
 
-    name: str = key(Str(40, NAME_PATTERN, NAME_WORDS), "The Block's name (a section, a platoon...); a larger Block names it as a member.")
-    level: str = key(Str(30, NAME_PATTERN, "a word such as Section or Platoon"), "What the Block is in military terms: "
-                     "Section, Platoon, Centuria...", default="")
-    members: list = key(ListOf(Str(40, NAME_PATTERN, "a Unit's or Block's name"), min=2, max=40), "The Units and smaller Blocks "
-                        "of this side that follow the leader as one.")
-    leader: str | None = key(Str(40, NAME_PATTERN, "a member's name"), "The member the others follow; the first member when omitted.",
-                             default=None)
+    name: str = key(
+        Str(40, NAME_PATTERN, NAME_WORDS),
+        "The Block's name (a section, a platoon...); a larger Block names it as a member.",
+    )
+    level: str = key(
+        Str(30, NAME_PATTERN, "a word such as Section or Platoon"),
+        "What the Block is in military terms: Section, Platoon, Centuria...",
+        default="",
+    )
+    members: list = key(
+        ListOf(Str(40, NAME_PATTERN, "a Unit's or Block's name"), min=2, max=40),
+        "The Units and smaller Blocks of this side that follow the leader as one.",
+    )
+    leader: str | None = key(
+        Str(40, NAME_PATTERN, "a member's name"),
+        "The member the others follow; the first member when omitted.",
+        default=None,
+    )
     hold: bool = key(Bool(), "Hold orders for every Unit in the Block.", default=False)
 
     @property
@@ -54,11 +75,14 @@ class Army(Model):
 
     player: str = key(Str(40, NAME_PATTERN, "a name"), "The Player commanding this army.", default="")
     units: list = key(ListOf(Typed(Unit), min=1, max=120), "The army's Units (fireteams, sections, Contubernia...).")
-    blocks: list = key(ListOf(Typed(Block), max=60), "The standing organisation: Units into Blocks and Blocks into larger Blocks.",
-                       default=[])
+    blocks: list = key(
+        ListOf(Typed(Block), max=60),
+        "The standing organisation: Units into Blocks and Blocks into larger Blocks.",
+        default=[],
+    )
 
     @classmethod
-    def of(cls, side: dict) -> "Army":
+    def of(cls, side: dict) -> Army:
         """The WarSpike keys of one validated side (its name and colour are the core's SideView)."""
         return cls.from_clean(side)
 
@@ -67,16 +91,26 @@ class Army(Model):
 class Settings(Model):
     """The keys WarSpike adds to a scenario."""
 
-    turns: int | None = key(FromRules(lambda rules: Int(1, rules.turn.turns_max)),
-                            "How many turns the game lasts; the tracker prints a box per turn to strike off. "
-                            "Omitted, the rule data's default (turn.default_turns).", default=None)
-    instigator: str | None = key(Str(60, NAME_PATTERN, "a side's name"), "The side that is Instigator on turn 1 without a coin "
-                                 "toss (the augmented rules' scenario Instigator); later turns go by Advantage.", default=None)
-    distance_unit: str = key(Choice(list(DISTANCE_UNITS), "a unit of length, one of"), "The unit Move distances "
-                             "(Stature x move rate) print in.", default="inch")
+    turns: int | None = key(
+        FromRules(lambda rules: Int(1, rules.turn.turns_max)),
+        "How many turns the game lasts; the tracker prints a box per turn to strike off. "
+        "Omitted, the rule data's default (turn.default_turns).",
+        default=None,
+    )
+    instigator: str | None = key(
+        Str(60, NAME_PATTERN, "a side's name"),
+        "The side that is Instigator on turn 1 without a coin "
+        "toss (the augmented rules' scenario Instigator); later turns go by Advantage.",
+        default=None,
+    )
+    distance_unit: str = key(
+        Choice(list(DISTANCE_UNITS), "a unit of length, one of"),
+        "The unit Move distances (Stature x move rate) print in.",
+        default="inch",
+    )
 
     @classmethod
-    def of(cls, scenario, rules: Rules) -> "Settings":
+    def of(cls, scenario, rules: Rules) -> Settings:
         """The WarSpike keys of a validated scenario, the game's length defaulted from the rule data."""
         settings = cls.from_clean(scenario.data)
         return settings if settings.turns is not None else replace(settings, turns=rules.turn.default_turns)
