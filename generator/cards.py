@@ -69,8 +69,12 @@ class Layout:
 
     def cut_marks(self) -> list[tuple[float, float, float, float]]:
         """Full-length lines in the margins at every trim edge of every column and row (x1, y1, x2, y2)."""
-        edges_x = sorted({round(self.x0 + c * self.pitch_x + d, 3) for c in range(self.cols) for d in (0.0, self.card_w)})
-        edges_y = sorted({round(self.y0 + r * self.pitch_y + d, 3) for r in range(self.rows) for d in (0.0, self.card_h)})
+        edges_x = sorted(
+            {round(self.x0 + c * self.pitch_x + d, 3) for c in range(self.cols) for d in (0.0, self.card_w)}
+        )
+        edges_y = sorted(
+            {round(self.y0 + r * self.pitch_y + d, 3) for r in range(self.rows) for d in (0.0, self.card_h)}
+        )
         top = round(self.y0 - self.bleed - MARK_GAP, 3)
         bottom = round(self.y0 + (self.rows - 1) * self.pitch_y + self.card_h + self.bleed + MARK_GAP, 3)
         left = round(self.x0 - self.bleed - MARK_GAP, 3)
@@ -89,8 +93,13 @@ def _fit(page: float, card: float, bleed: float) -> int:
     return int(room // (card + 2 * bleed))
 
 
-def layout(paper: str = "a4", size: str = "poker", bleed: bool = False, duplex: str = "long",
-           back_offset: tuple[float, float] = (0.0, 0.0)) -> Layout:
+def layout(
+    paper: str = "a4",
+    size: str = "poker",
+    bleed: bool = False,
+    duplex: str = "long",
+    back_offset: tuple[float, float] = (0.0, 0.0),
+) -> Layout:
     """The sheet for a paper and card size: as many cards as fit with cut marks in the margins.
 
     Poker cards come 3 x 3 on A4 and Letter, minis 4 x 4, tarot 2 x 2; with bleed each card keeps
@@ -105,22 +114,32 @@ def layout(paper: str = "a4", size: str = "poker", bleed: bool = False, duplex: 
     return Layout(page_w, page_h, card_w, card_h, cols, rows, b, duplex, back_offset)
 
 
-def sheets(fronts: list[dict], back: dict, lay: Layout, with_backs: bool = True) -> list[dict]:
+def sheets(fronts: list[dict], back: dict, layout: Layout, with_backs: bool = True) -> list[dict]:
     """Pages of cards: each front sheet followed by its back sheet, every slot placed in mm."""
     pages = []
-    for number, start in enumerate(range(0, len(fronts), lay.per_sheet), 1):
-        batch = fronts[start : start + lay.per_sheet]
-        pages.append({
-            "face": "front",
-            "number": number,
-            "slots": [{"x": lay.front_slot(i)[0], "y": lay.front_slot(i)[1], "card": card} for i, card in enumerate(batch)],
-            "marks": lay.cut_marks(),
-        })
-        if with_backs:
-            pages.append({
-                "face": "back",
+    for number, start in enumerate(range(0, len(fronts), layout.per_sheet), 1):
+        batch = fronts[start : start + layout.per_sheet]
+        pages.append(
+            {
+                "face": "front",
                 "number": number,
-                "slots": [{"x": lay.back_slot(i)[0], "y": lay.back_slot(i)[1], "card": back} for i in range(len(batch))],
-                "marks": [],
-            })
+                "slots": [
+                    {"x": layout.front_slot(i)[0], "y": layout.front_slot(i)[1], "card": card}
+                    for i, card in enumerate(batch)
+                ],
+                "marks": layout.cut_marks(),
+            }
+        )
+        if with_backs:
+            pages.append(
+                {
+                    "face": "back",
+                    "number": number,
+                    "slots": [
+                        {"x": layout.back_slot(i)[0], "y": layout.back_slot(i)[1], "card": back}
+                        for i in range(len(batch))
+                    ],
+                    "marks": [],
+                }
+            )
     return pages

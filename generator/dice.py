@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable, Hashable, Iterable
 from fractions import Fraction
 from itertools import product
-from typing import Callable, Hashable, Iterable
 
 
 class Dist:
@@ -17,25 +17,25 @@ class Dist:
         self.p = {k: Fraction(v) / total for k, v in sorted(weights.items()) if v}
 
     @classmethod
-    def die(cls, sides: int = 6) -> "Dist":
+    def die(cls, sides: int = 6) -> Dist:
         return cls({face: 1 for face in range(1, sides + 1)})
 
     @classmethod
-    def table(cls, faces: Iterable[Hashable]) -> "Dist":
+    def table(cls, faces: Iterable[Hashable]) -> Dist:
         """A die whose faces read as given, such as [1, 2, 2, 2, 2, 3] (a die read through a table)."""
         weights: dict = {}
         for face in faces:
             weights[face] = weights.get(face, 0) + 1
         return cls(weights)
 
-    def map(self, f: Callable) -> "Dist":
+    def map(self, f: Callable) -> Dist:
         out: dict = {}
         for k, v in self.p.items():
             key = f(k)
             out[key] = out.get(key, 0) + v
         return Dist(out)
 
-    def combine(self, other: "Dist", f: Callable) -> "Dist":
+    def combine(self, other: Dist, f: Callable) -> Dist:
         out: dict = {}
         for (a, pa), (b, pb) in product(self.p.items(), other.p.items()):
             key = f(a, b)
@@ -69,8 +69,3 @@ def nd(n: int, sides: int = 6) -> Dist:
     for _ in range(n):
         out = out + Dist.die(sides)
     return out
-
-
-def pool(n: int, sides: int = 6) -> Dist:
-    """The ordered faces of n dice as tuples, for rules that read a single die (a natural 12, a 6)."""
-    return Dist({faces: 1 for faces in product(range(1, sides + 1), repeat=n)})

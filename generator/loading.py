@@ -16,11 +16,11 @@ MAX_DEPTH = 40
 MAX_NODES = 100_000
 MAX_INT_DIGITS = 18
 
-PathT = tuple  # a key path such as ("sides", 0, "teams", 1)
+PathT = tuple  # a key path such as ("sides", 0, "units", 1)
 
 
 def path_str(path: PathT) -> str:
-    """("sides", 0, "teams") -> "sides[0].teams"."""
+    """("sides", 0, "units") -> "sides[0].units"."""
     out = ""
     for part in path:
         if isinstance(part, int):
@@ -73,13 +73,13 @@ _CORE = [
     ),
     (
         "tag:yaml.org,2002:float",
-        re.compile(r"^(?:[-+]?(?:\.[0-9]+|[0-9]+(?:\.[0-9]*)?)(?:[eE][-+]?[0-9]+)?|[-+]?\.(?:inf|Inf|INF)|\.(?:nan|NaN|NAN))$"),
+        re.compile(
+            r"^(?:[-+]?(?:\.[0-9]+|[0-9]+(?:\.[0-9]*)?)(?:[eE][-+]?[0-9]+)?|[-+]?\.(?:inf|Inf|INF)|\.(?:nan|NaN|NAN))$"
+        ),
         list("-+0123456789."),
     ),
 ]
-_ALLOWED_TAGS = {
-    "tag:yaml.org,2002:" + t for t in ("str", "int", "float", "bool", "null", "seq", "map")
-}
+_ALLOWED_TAGS = {"tag:yaml.org,2002:" + t for t in ("str", "int", "float", "bool", "null", "seq", "map")}
 
 
 class _Refused(Exception):
@@ -218,7 +218,17 @@ def load_text(text: str, file: str) -> Document:
         before = text[: err.position]
         line, col = before.count("\n") + 1, err.position - (before.rfind("\n") + 1) + 1
         what = f"U+{err.character:04X}" if isinstance(err.character, int) else repr(err.character)
-        raise InputProblems([Problem(file, line, col, "", f"not valid YAML: the character {what} is not allowed (control characters are not text)")]) from None
+        raise InputProblems(
+            [
+                Problem(
+                    file,
+                    line,
+                    col,
+                    "",
+                    f"not valid YAML: the character {what} is not allowed (control characters are not text)",
+                )
+            ]
+        ) from None
     except yaml.YAMLError as err:
         raise InputProblems([Problem(file, 1, 1, "", f"not valid YAML: {err}")]) from None
     except RecursionError:

@@ -36,9 +36,24 @@ NAME_PATTERN = r"[^\x00-\x1f<>{}\\]+"
 
 def common_side_keys() -> list[Key]:
     return [
-        Key("name", Str(60, NAME_PATTERN, "a side name (no control characters, < > { } or \\)"), "The side's name as printed."),
-        Key("colour", Choice(list(PALETTE), "a colour, one of"), "The side's colour; its shape and pattern follow its place in the list.", required=False),
-        Key("briefing", Markdown(), "Orders for this side only (Markdown), printed with its roster.", required=False, default=""),
+        Key(
+            "name",
+            Str(60, NAME_PATTERN, "a side name (no control characters, < > { } or \\)"),
+            "The side's name as printed.",
+        ),
+        Key(
+            "colour",
+            Choice(list(PALETTE), "a colour, one of"),
+            "The side's colour; its shape and pattern follow its place in the list.",
+            required=False,
+        ),
+        Key(
+            "briefing",
+            Markdown(),
+            "Orders for this side only (Markdown), printed with its roster.",
+            required=False,
+            default="",
+        ),
     ]
 
 
@@ -47,8 +62,15 @@ def common_keys(system: System) -> list[Key]:
     return [
         Key("title", Str(80, NAME_PATTERN, "a title (no control characters, < > { } or \\)"), "The scenario's title."),
         Key("system", Choice(systems.known(), "a registered system, one of"), "The rule system: see `muster systems`."),
-        Key("seed", Int(0, SEED_MAX), "The shuffle seed; omitted, one is derived from the file's text.", required=False),
-        Key("author", Str(80, NAME_PATTERN, "a name"), "Who wrote the scenario, printed on the cover and in the PDF's metadata.", required=False),
+        Key(
+            "seed", Int(0, SEED_MAX), "The shuffle seed; omitted, one is derived from the file's text.", required=False
+        ),
+        Key(
+            "author",
+            Str(80, NAME_PATTERN, "a name"),
+            "Who wrote the scenario, printed on the cover and in the PDF's metadata.",
+            required=False,
+        ),
         Key("briefing", Markdown(), "The situation, in Markdown."),
         Key("victory", Markdown(), "Victory conditions, in Markdown."),
         Key("sides", ListOf(side, min=2, max=8), "Two or more sides."),
@@ -102,12 +124,22 @@ class Scenario:
         for i, side in enumerate(self.sides):
             name = side.get("colour") or free.pop(0)
             colour = PALETTE[name]
-            out.append(SideView(i, side["name"], colour, name, SHAPES[i], PATTERNS[i], badge_uri(SHAPES[i], colour),
-                                markup.to_html(side.get("briefing") or "", self.doc.folder)))
+            out.append(
+                SideView(
+                    i,
+                    side["name"],
+                    colour,
+                    name,
+                    SHAPES[i],
+                    PATTERNS[i],
+                    badge_uri(SHAPES[i], colour),
+                    markup.to_html(side.get("briefing") or "", self.doc.folder),
+                )
+            )
         return out
 
 
-def _check_prose(doc: Document, ck: Checker) -> None:
+def _check_prose(doc: Document, checker: Checker) -> None:
     data = doc.data if isinstance(doc.data, dict) else {}
     fields = [(("briefing",), data.get("briefing")), (("victory",), data.get("victory"))]
     sides = data.get("sides")
@@ -116,39 +148,44 @@ def _check_prose(doc: Document, ck: Checker) -> None:
             fields.append((("sides", i, "briefing"), side.get("briefing")))
     for path, text in fields:
         if isinstance(text, str) and nesting_depth(text) > MAX_NESTING:
-            ck.report(path, f"lists or quotes nested deeper than {MAX_NESTING} levels")
+            checker.report(path, f"lists or quotes nested deeper than {MAX_NESTING} levels")
         if isinstance(text, str) and text.count("[") > MAX_BRACKETS:
-            ck.report(path, f"at most {MAX_BRACKETS} '[' brackets in one text (got {text.count('[')}); "
-                            "links and pictures need far fewer")
+            checker.report(
+                path,
+                f"at most {MAX_BRACKETS} '[' brackets in one text (got {text.count('[')}); "
+                "links and pictures need far fewer",
+            )
 
 
 def validate(doc: Document) -> Scenario:
     """Shape first, then the system's cross-references; raise InputProblems with every problem found."""
-    ck = Checker(doc)
+    checker = Checker(doc)
     if not isinstance(doc.data, dict):
-        ck.report((), "a scenario is a mapping of keys (title, system, sides...)")
-        raise InputProblems(ck.problems)
-    system_id = Choice(systems.known(), "a registered system, one of").check(doc.data.get("system"), ("system",), ck)
+        checker.report((), "a scenario is a mapping of keys (title, system, sides...)")
+        raise InputProblems(checker.problems)
+    system_id = Choice(systems.known(), "a registered system, one of").check(
+        doc.data.get("system"), ("system",), checker
+    )
     if "system" not in doc.data:
-        ck.problems = [doc.problem((), f"missing key 'system'; known systems: {', '.join(systems.known())}")]
+        checker.problems = [doc.problem((), f"missing key 'system'; known systems: {', '.join(systems.known())}")]
     if system_id is INVALID:
-        raise InputProblems(ck.problems)
+        raise InputProblems(checker.problems)
     system = systems.get(system_id)
-    _check_prose(doc, ck)
-    cleaned = Record(common_keys(system)).check(doc.data, (), ck)
-    if ck.problems or cleaned is INVALID:
-        raise InputProblems(ck.problems)
+    _check_prose(doc, checker)
+    cleaned = Record(common_keys(system)).check(doc.data, (), checker)
+    if checker.problems or cleaned is INVALID:
+        raise InputProblems(checker.problems)
     scenario = Scenario(doc, system, cleaned)
     names = [s["name"] for s in cleaned["sides"]]
     for i, name in enumerate(names):
         if name in names[:i]:
-            ck.report(("sides", i, "name"), f"two sides are named {name!r}")
+            checker.report(("sides", i, "name"), f"two sides are named {name!r}")
     colours = [s.get("colour") for s in cleaned["sides"]]
     for i, colour in enumerate(colours):
         if colour and colour in colours[:i]:
-            ck.report(("sides", i, "colour"), f"two sides are {colour}; pick another colour")
-    warnings = system.check(scenario, ck)
-    if ck.problems:
-        raise InputProblems(ck.problems)
+            checker.report(("sides", i, "colour"), f"two sides are {colour}; pick another colour")
+    warnings = system.check(scenario, checker)
+    if checker.problems:
+        raise InputProblems(checker.problems)
     scenario.warnings = [doc.problem(path, "warning: " + text) for path, text in warnings]
     return scenario

@@ -4,8 +4,9 @@ from __future__ import annotations
 
 import difflib
 import re
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
-from typing import Any, Callable, Iterable
+from typing import Any
 
 from .errors import Problem
 from .loading import Document, PathT
@@ -69,7 +70,7 @@ class Checker:
 class Spec:
     """A kind of value; subclasses check one value and describe themselves as JSON Schema."""
 
-    def check(self, value: Any, path: PathT, ck: Checker) -> Any:
+    def check(self, value: Any, path: PathT, checker: Checker) -> Any:
         raise NotImplementedError
 
     def json_schema(self) -> dict:
@@ -78,8 +79,8 @@ class Spec:
     def expected(self) -> str:
         raise NotImplementedError
 
-    def wrong(self, value, path, ck):
-        ck.report(path, f"expected {self.expected()} (got {shown(value)})")
+    def wrong(self, value, path, checker):
+        checker.report(path, f"expected {self.expected()} (got {shown(value)})")
         return INVALID
 
 
@@ -92,19 +93,19 @@ class Str(Spec):
     def expected(self):
         return self.pattern_doc or "text"
 
-    def check(self, value, path, ck):
+    def check(self, value, path, checker):
         if isinstance(value, bool) or not isinstance(value, (str, int, float)):
-            return self.wrong(value, path, ck)
+            return self.wrong(value, path, checker)
         if not isinstance(value, str):
-            return self.wrong(value, path, ck)
+            return self.wrong(value, path, checker)
         if not value.strip():
-            ck.report(path, f"expected {self.expected()} (got empty text)")
+            checker.report(path, f"expected {self.expected()} (got empty text)")
             return INVALID
         if len(value) > self.max_len:
-            ck.report(path, f"text longer than {self.max_len} characters ({len(value)})")
+            checker.report(path, f"text longer than {self.max_len} characters ({len(value)})")
             return INVALID
         if self.pattern and not re.fullmatch(self.pattern, value):
-            return self.wrong(value, path, ck)
+            return self.wrong(value, path, checker)
         return value.strip()
 
     def json_schema(self):
@@ -123,11 +124,11 @@ class Markdown(Spec):
     def expected(self):
         return "Markdown text"
 
-    def check(self, value, path, ck):
+    def check(self, value, path, checker):
         if not isinstance(value, str) or isinstance(value, bool):
-            return self.wrong(value, path, ck)
+            return self.wrong(value, path, checker)
         if len(value) > self.max_len:
-            ck.report(path, f"text longer than {self.max_len} characters ({len(value)})")
+            checker.report(path, f"text longer than {self.max_len} characters ({len(value)})")
             return INVALID
         return value
 
@@ -147,13 +148,13 @@ class Int(Spec):
             return f"a whole number of at least {self.min}"
         return "a whole number"
 
-    def check(self, value, path, ck):
+    def check(self, value, path, checker):
         if isinstance(value, float) and value.is_integer():
             value = int(value)
         if isinstance(value, bool) or not isinstance(value, int):
-            return self.wrong(value, path, ck)
+            return self.wrong(value, path, checker)
         if (self.min is not None and value < self.min) or (self.max is not None and value > self.max):
-            return self.wrong(value, path, ck)
+            return self.wrong(value, path, checker)
         return value
 
     def json_schema(self):
@@ -175,11 +176,11 @@ class Num(Spec):
             return f"a number from {self.min:g} to {self.max:g}"
         return "a number"
 
-    def check(self, value, path, ck):
+    def check(self, value, path, checker):
         if isinstance(value, bool) or not isinstance(value, (int, float)):
-            return self.wrong(value, path, ck)
+            return self.wrong(value, path, checker)
         if (self.min is not None and value < self.min) or (self.max is not None and value > self.max):
-            return self.wrong(value, path, ck)
+            return self.wrong(value, path, checker)
         return value
 
     def json_schema(self):
@@ -195,9 +196,9 @@ class Bool(Spec):
     def expected(self):
         return "true or false"
 
-    def check(self, value, path, ck):
+    def check(self, value, path, checker):
         if not isinstance(value, bool):
-            return self.wrong(value, path, ck)
+            return self.wrong(value, path, checker)
         return value
 
     def json_schema(self):
@@ -214,11 +215,11 @@ class Choice(Spec):
     def expected(self):
         return f"{self.what} {one_of(self.choices)}"
 
-    def check(self, value, path, ck):
+    def check(self, value, path, checker):
         if value in self.choices and not isinstance(value, bool):
             return value
         hint = suggest(value, self.choices) if isinstance(value, (str, int)) and not isinstance(value, bool) else ""
-        ck.report(path, f"expected {self.expected()} (got {shown(value)}){hint}")
+        checker.report(path, f"expected {self.expected()} (got {shown(value)}){hint}")
         return INVALID
 
     def json_schema(self):
@@ -234,49 +235,19 @@ class ListOf(Spec):
     def expected(self):
         return "a list"
 
-    def check(self, value, path, ck):
+    def check(self, value, path, checker):
         if not isinstance(value, list):
-            return self.wrong(value, path, ck)
+            return self.wrong(value, path, checker)
         if len(value) < self.min:
-            ck.report(path, f"expected at least {self.min} entries (got {len(value)})")
+            checker.report(path, f"expected at least {self.min} entries (got {len(value)})")
         if len(value) > self.max:
-            ck.report(path, f"expected at most {self.max} entries (got {len(value)})")
+            checker.report(path, f"expected at most {self.max} entries (got {len(value)})")
             return INVALID
-        out = [self.item.check(v, path + (i,), ck) for i, v in enumerate(value)]
+        out = [self.item.check(v, path + (i,), checker) for i, v in enumerate(value)]
         return INVALID if any(v is INVALID for v in out) else out
 
     def json_schema(self):
         return {"type": "array", "items": self.item.json_schema(), "minItems": self.min, "maxItems": self.max}
-
-
-@dataclass
-class Pair(Spec):
-    """Two numbers written [x, y] (a point or a size)."""
-
-    min: float = 0
-    max: float = 1000
-    integer: bool = False
-
-    def expected(self):
-        kind = "whole numbers" if self.integer else "numbers"
-        return f"[x, y], two {kind} from {self.min:g} to {self.max:g}"
-
-    def check(self, value, path, ck):
-        ok = (
-            isinstance(value, list)
-            and len(value) == 2
-            and all(isinstance(v, (int, float)) and not isinstance(v, bool) for v in value)
-            and all(self.min <= v <= self.max for v in value)
-            and (not self.integer or all(float(v).is_integer() for v in value))
-        )
-        if not ok:
-            return self.wrong(value, path, ck)
-        return [int(v) if self.integer else v for v in value]
-
-    def json_schema(self):
-        kind = "integer" if self.integer else "number"
-        item = {"type": kind, "minimum": self.min, "maximum": self.max}
-        return {"type": "array", "items": item, "minItems": 2, "maxItems": 2}
 
 
 @dataclass
@@ -309,32 +280,34 @@ class Record(Spec):
     def expected(self):
         return "a mapping of " + ", ".join(k.name for k in self.keys)
 
-    def check(self, value, path, ck):
+    def check(self, value, path, checker):
         if not isinstance(value, dict):
-            return self.wrong(value, path, ck)
+            return self.wrong(value, path, checker)
         names = [k.name for k in self.keys]
         clean = True
         for key in value:
             if key not in names:
-                ck.report(path + (key,), f"unknown key {key!r}{suggest(key, names)}; expected {one_of(names)}", key=True)
+                checker.report(
+                    path + (key,), f"unknown key {key!r}{suggest(key, names)}; expected {one_of(names)}", key=True
+                )
                 clean = False
         out = {}
         for k in self.keys:
             if k.name in value and value[k.name] is not None:
-                got = k.spec.check(value[k.name], path + (k.name,), ck)
+                got = k.spec.check(value[k.name], path + (k.name,), checker)
                 clean = clean and got is not INVALID
                 out[k.name] = got
             elif k.required:
-                ck.report(path, f"missing key {k.name!r} ({k.doc.split('.')[0].lower()})")
+                checker.report(path, f"missing key {k.name!r} ({k.doc.split('.')[0].lower()})")
                 clean = False
             else:
                 out[k.name] = k.default
         if not clean:
             return INVALID
         if self.after:
-            before = len(ck.problems)
-            self.after(out, path, ck)
-            if len(ck.problems) > before:
+            before = len(checker.problems)
+            self.after(out, path, checker)
+            if len(checker.problems) > before:
                 return INVALID
         return out
 
@@ -363,14 +336,14 @@ class Numbers(Spec):
     def expected(self):
         return f"[{', '.join(self.labels)}], {len(self.labels)} numbers from {self.min:g} to {self.max:g}"
 
-    def check(self, value, path, ck):
+    def check(self, value, path, checker):
         ok = (
             isinstance(value, list)
             and len(value) == len(self.labels)
             and all(isinstance(v, (int, float)) and not isinstance(v, bool) for v in value)
             and all(self.min <= v <= self.max for v in value)
         )
-        return value if ok else self.wrong(value, path, ck)
+        return value if ok else self.wrong(value, path, checker)
 
     def json_schema(self):
         n = len(self.labels)

@@ -96,7 +96,7 @@ class System:
         return []
 
     # --- validation beyond shape --------------------------------------------------------
-    def check(self, scenario, ck: Checker) -> list[tuple[tuple, str]]:
+    def check(self, scenario, checker: Checker) -> list[tuple[tuple, str]]:
         """Cross-references and rule limits on a shape-clean scenario; returns warnings (path, text)."""
         return []
 
