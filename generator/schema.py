@@ -49,6 +49,11 @@ def suggest(name: str, choices: Iterable[str]) -> str:
     return f" (did you mean {close[0]!r}?)" if close else ""
 
 
+def entries(count: int) -> str:
+    """'1 entry', '2 entries': a count as a player would read it."""
+    return f"{count} entry" if count == 1 else f"{count} entries"
+
+
 def one_of(choices: Iterable[str]) -> str:
     choices = [str(c) for c in choices]
     if len(choices) <= 12:
@@ -239,9 +244,9 @@ class ListOf(Spec):
         if not isinstance(value, list):
             return self.wrong(value, path, checker)
         if len(value) < self.min:
-            checker.report(path, f"expected at least {self.min} entries (got {len(value)})")
+            checker.report(path, f"expected at least {entries(self.min)} (got {len(value)})")
         if len(value) > self.max:
-            checker.report(path, f"expected at most {self.max} entries (got {len(value)})")
+            checker.report(path, f"expected at most {entries(self.max)} (got {len(value)})")
             return INVALID
         out = [self.item.check(v, path + (i,), checker) for i, v in enumerate(value)]
         return INVALID if any(v is INVALID for v in out) else out

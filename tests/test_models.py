@@ -88,3 +88,17 @@ def test_the_json_schema_carries_the_documentation():
     weapon = schema["properties"]["weapons"]["items"]
     assert weapon["properties"]["from"]["description"] == "Where it comes from."
     assert weapon["required"] == ["name"]
+
+
+def test_a_short_list_names_its_minimum_in_words():
+    """A list with too few entries says '1 entry' or '2 entries', as a person would write it."""
+    with pytest.raises(InputProblems) as caught:
+        check_document(load_text("weapons: []\n", "rules.yaml"), Typed(Short))
+    assert [p.message for p in caught.value.problems] == ["expected at least 1 entry (got 0)"]
+
+
+@dataclass(frozen=True)
+class Short(Model):
+    """A table that needs a weapon."""
+
+    weapons: list = key(ListOf(Typed(Weapon), min=1), "The weapons.")
