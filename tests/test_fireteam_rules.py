@@ -109,7 +109,8 @@ def test_fewest_figures_above_most_is_refused(muster, house_rules):
 def test_the_rule_data_and_the_scenario_are_typed_records(muster):
     """After validation the rule data and each team are objects read by attribute, and the pack's forces carry the core's side view."""
     from generator.build import load
-    from generator.systems.fireteam.models import Rules, Weapon
+    from generator.systems.fireteam.equipment import Weapon
+    from generator.systems.fireteam.models import Rules
 
     assert isinstance(SYSTEM.rules, Rules) and isinstance(SYSTEM.rules.weapons[0], Weapon)
     assert SYSTEM.rules.weapons[0].kind == "personal"  # the YAML key `class`

@@ -11,7 +11,7 @@ from generator import systems
 from generator.loading import load_file
 from generator.scenario import validate
 from generator.systems.morschauser import MorschauserModern
-from generator.systems.morschauser.models import GridScenario, Unit
+from generator.systems.morschauser.scenario import GridScenario, Unit
 
 SYSTEM = "morschauser-modern"
 RULES = Path(systems.get(SYSTEM).folder) / "rules.yaml"

@@ -14,8 +14,9 @@ from generator.loading import load_text
 from generator.scenario import validate
 from generator.systems import get
 from generator.systems.warspike import advantage
-from generator.systems.warspike.organisation import organise, tree_rows
+from generator.systems.warspike.organisation import organise
 from generator.systems.warspike.scenario import Army, Block, Settings, Unit
+from generator.systems.warspike.tree import tree_rows
 
 WS = get("warspike")
 COUNTS = WS.rules.advantage.counts

@@ -1,4 +1,4 @@
-"""The combat rules' models in rules.yaml: fire, recovery, hand-to-hand, movement and morale."""
+"""The combat rules' models in rules.yaml: fire, recovery, hand-to-hand and morale."""
 
 from __future__ import annotations
 
@@ -145,39 +145,6 @@ class Hth(Model):
             checker.report(
                 path + ("bands",), f"no band covers margins of {expected} and more; leave the last band's max out"
             )
-
-
-@dataclass(frozen=True)
-class Jump(Model):
-    """Jump packs."""
-
-    max: int = key(Int(1, 200), "The longest jump in inches.")
-    mishap_natural: int = key(Int(2, 12), "The natural 2D6 roll after a jump that is a HIT.")
-    clearance: int = key(Int(0, 48), "Inches from any figure at take-off and landing.")
-    vertical: int = key(Int(0, 200), "The highest straight jump up or down, in inches.")
-    rule: str = key(RULE, "The rule in a sentence.")
-
-
-@dataclass(frozen=True)
-class NamedRule(Model):
-    """A named rule in a sentence."""
-
-    name: str = key(NAME, "The rule's name.")
-    rule: str = key(RULE, "The rule in a sentence.")
-
-
-@dataclass(frozen=True)
-class Movement(Model):
-    """Moving figures and vehicles."""
-
-    dice: int = key(Int(1, 6), "Dice a figure rolls for inches moved.")
-    fixed: int = key(Int(0, 48), "Inches a figure may take without rolling.")
-    rule: str = key(RULE, "The rule in a sentence.")
-    linear_obstacle: int = key(Int(0, 48), "Inches a linear obstacle costs.")
-    rough: str = key(Choice(["double"]), "What rough ground costs.")
-    vehicle_dice: int = key(Int(1, 10), "Dice a vehicle rolls.")
-    hovercraft: NamedRule = key(Typed(NamedRule), "Hovercraft and helicopters.")
-    jump: Jump = key(Typed(Jump), "Jump packs.")
 
 
 @dataclass(frozen=True)

@@ -5,11 +5,11 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from ...models import Model, Typed, UniqueNames, key, note_key
-from ...schema import Bool, Choice, Int, ListOf, Num, suggest
-from .combat import Fire, Hth, Morale, Movement, Recovery
-from .kinds import NAME, RULE, NumberOrWord
-
-WEAPON_CLASSES = ["personal", "special", "hth", "heavy", "vehicle"]
+from ...schema import Bool, Choice, Int, ListOf, suggest
+from .combat import Fire, Hth, Morale, Recovery
+from .equipment import Armour, VehicleArmour, Weapon
+from .kinds import NAME, RULE
+from .movement import Movement
 
 
 @dataclass(frozen=True)
@@ -64,24 +64,6 @@ class Role(Model):
 
 
 @dataclass(frozen=True)
-class Armour(Model):
-    """An armour level a team may wear."""
-
-    name: str = key(NAME, "The armour's name.")
-    level: int = key(Int(0, 20), "Its level, added to hand-to-hand rolls.")
-
-
-@dataclass(frozen=True)
-class VehicleArmour(Model):
-    """The armour every vehicle has."""
-
-    name: str = key(NAME, "The rule's name.")
-    level: int = key(Int(0, 20), "Its armour level.")
-    fire_defence: int = key(Int(0, 20), "Added to the vehicle's defending roll against fire.")
-    note: str = note_key()
-
-
-@dataclass(frozen=True)
 class Cover(Model):
     """A cover level."""
 
@@ -106,26 +88,6 @@ class Deck(Model):
     per_vehicle: list = key(ListOf(NAME, min=1), "The cards every vehicle has.")
     shared: list = key(ListOf(NAME), "The cards every deck has once.")
     rule: str = key(RULE, "The rule in a sentence.")
-
-
-@dataclass(frozen=True)
-class Weapon(Model):
-    """One weapon of the house weapon table."""
-
-    name: str = key(NAME, "The weapon's name as a scenario writes it.")
-    kind: str = key(Choice(WEAPON_CLASSES), "Its class: a team has at most one special or heavy weapon.", name="class")
-    level: int = key(Int(0, 10), "Targets one figure may fire at on a Fire card.")
-    range: object = key(
-        NumberOrWord(Int(0, 480), ["LOT"]), "Range in inches (0: contact), or LOT, the length of the table."
-    )
-    hth_bonus: bool = key(Bool(), "Whether it earns the HTH weapon bonus.", default=False)
-    mg: bool = key(Bool(), "Whether it is a machine gun (affects vehicles).", default=False)
-    explosive: bool = key(Bool(), "Whether it is explosive (affects vehicles).", default=False)
-    blast: float = key(Num(0, 24), "The blast radius in inches of an explosive weapon.", default=0)
-
-    def after(self, path, checker):
-        if self.explosive != (self.blast > 0):
-            checker.report(path + ("blast",), "an explosive weapon has a blast radius, and only an explosive one")
 
 
 @dataclass(frozen=True)

@@ -11,8 +11,9 @@ from ...schema import Checker, Key
 from ..base import Prepared, System
 from . import battlefield, checks, deck, odds, roster
 from .cards import cards
-from .models import GridScenario, Rules, Side
+from .models import Rules
 from .pack import pack
+from .scenario import GridScenario, Side
 
 
 @dataclass

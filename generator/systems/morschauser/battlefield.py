@@ -5,7 +5,9 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from .glyphs import unit_uri
-from .map import AREA_KINDS, HILL, LEGEND, PATH_KINDS, RIVER, ROAD, GridMap
+from .legend import legend_entries
+from .looks import AREA_KINDS, HILL, PATH_KINDS, RIVER, ROAD
+from .map import GridMap
 
 
 @dataclass
@@ -60,12 +62,7 @@ def draw(game, terrain: dict, units: list) -> tuple[str, list[dict]]:
         drawing.objective(*objective.at)
     for unit in units:
         drawing.unit(*unit.unit.at, unit.type.glyph, unit.side.colour, unit.side.shape, unit.unit.facing, unit.code)
-    order = list(LEGEND)
-    legend = [
-        {"label": LEGEND.get(k, k), "image": drawing.swatch_uri(k)}
-        for k in sorted(drawing.used, key=lambda k: order.index(k) if k in LEGEND else 99)
-    ]
-    return drawing.svg(), legend
+    return drawing.svg(), legend_entries(drawing.used)
 
 
 def glyph_legend(units: list) -> list[dict]:

@@ -5,8 +5,10 @@ from __future__ import annotations
 from ...schema import Checker
 from . import variants as rule_variants
 from .battlefield import Cell, terrain_map
-from .map import PATH_KINDS, ROAD, square_name
-from .models import GridScenario, Rules
+from .looks import PATH_KINDS, ROAD
+from .models import Rules
+from .scenario import GridScenario
+from .squares import square_name
 
 
 def check(rules: Rules, game: GridScenario, checker: Checker) -> None:

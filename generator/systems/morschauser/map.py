@@ -1,57 +1,18 @@
-"""The grid map of the Morschauser rules: squares lettered and numbered, terrain per square, paths, contours, unit markers."""
+"""The grid map of the Morschauser rules as one SVG: its scale, terrain per square, paths, bridges, units, grid lines."""
 
 from __future__ import annotations
 
 from markupsafe import Markup
 
-from ...svg import MIN_TEXT_PT, PT_MM, boxed_text, boxed_width, data_uri, points, shape_path
+from ...svg import MIN_TEXT_PT, PT_MM, boxed_text, shape_path
 from .glyphs import unit_marker
+from .looks import GRID_AREA_STYLE, HILL_FILLS, PATH_LOOKS, PATTERN_DEFS, ROAD, trench_line
+from .relief import contour_lines, hill_squares, level_marks
+from .squares import FACING_VECTORS, grid_lines
 
-# --- Square-grid maps ------------------------------------------------------------------------
 # A grid game's map: squares lettered by column and numbered by row, terrain per square, paths
 # (roads, rivers) through square centres, contour lines between hill levels, and unit markers.
 # Everything is drawn in units of one square = 10, so sizes read as tenths of a square.
-
-GRID_AREA_STYLE = {
-    # kind: (fill, pattern id or None); every pattern reads in black and white
-    "woods": ("#b9d3a0", "g-trees"),
-    "town": ("#d9c3a8", "g-houses"),
-    "fortification": (None, "g-trench"),  # hatching only, so the hill level beneath still shows
-    "marsh": ("#c7dcc3", "g-reeds"),
-}
-# How each terrain kind of the rule data is drawn: a hill by its contour level, an area filling each of its
-# squares, a path through their centres. rules.yaml's terrain kinds must be among these.
-HILL, RIVER, ROAD = "hill", "river", "road"
-AREA_KINDS = tuple(GRID_AREA_STYLE)
-PATH_KINDS = (RIVER, ROAD)  # drawn in this order, so a road crosses a river (on a bridge)
-TERRAIN_DRAWN = (HILL, *AREA_KINDS, *PATH_KINDS)
-# The map legend's entries in the order it prints them, each with its label.
-LEGEND = {
-    "hill-1": "Hill, contour 1",
-    "hill-2": "Hill, contour 2",
-    "hill-3": "Hill, contour 3",
-    "woods": "Woods (cover)",
-    "town": "Town (cover; counts as road)",
-    "fortification": "Fortifications",
-    "road": "Road",
-    "river": "River",
-    "bridge": "Bridge (road over river)",
-    "objective": "Objective",
-}
-HILL_FILLS = ["#f7f5ee", "#eadfbd", "#d8c48f", "#c1a566", "#a8884a", "#8f7036"]
-CONTOUR_INK = "#6b4f1d"
-
-
-def column_letter(col: int) -> str:
-    return chr(ord("A") + col)
-
-
-def square_name(col: int, row: int) -> str:
-    """(0, 0) -> 'A1': the column's letter, then the row's number counted from 1 at the top."""
-    return f"{column_letter(col)}{row + 1}"
-
-
-FACING_VECTORS = {"north": (0, -1), "east": (1, 0), "south": (0, 1), "west": (-1, 0)}
 
 
 class GridMap:
@@ -124,23 +85,8 @@ class GridMap:
             )
         if kind == "fortification":
             # a zigzag trench line just inside the square's edge
-            self.areas.append(self._zigzag(x + 1.2, y + 1.2, s - 2.4))
+            self.areas.append(trench_line(x + 1.2, y + 1.2, s - 2.4))
         self._use(kind)
-
-    @staticmethod
-    def _zigzag(x: float, y: float, size: float) -> str:
-        n = 6
-        step = size / n
-        pts = []
-        for i in range(n + 1):
-            pts.append((x + i * step, y + (0 if i % 2 == 0 else 0.9)))
-        for i in range(1, n + 1):
-            pts.append((x + size - (0 if i % 2 == 0 else 0.9), y + i * step))
-        for i in range(1, n + 1):
-            pts.append((x + size - i * step, y + size - (0 if i % 2 == 0 else 0.9)))
-        for i in range(1, n + 1):
-            pts.append((x + (0 if i % 2 == 0 else 0.9), y + size - i * step))
-        return f'<polygon points="{points(pts)}" fill="none" stroke="#3d3326" stroke-width="0.45" stroke-linejoin="miter"/>'
 
     def path(self, kind: str, squares: list[tuple[int, int]]) -> None:
         """A road or river through the centres of these squares in order; an end on the map's edge runs off it."""
@@ -167,26 +113,8 @@ class GridMap:
                 if len(run) > 1
                 else f"M{run[0][0]:g} {run[0][1]:g} l0.01 0"
             )
-            if kind == RIVER:
-                self.paths.append(
-                    f'<path d="{d}" fill="none" stroke="#2f5f8f" stroke-width="4.6" stroke-linejoin="round" stroke-linecap="butt"/>'
-                )
-                self.paths.append(
-                    f'<path d="{d}" fill="none" stroke="#a9c8e6" stroke-width="3.8" stroke-linejoin="round" stroke-linecap="butt"/>'
-                )
-                self.paths.append(
-                    f'<path d="{d}" fill="none" stroke="#2f5f8f" stroke-width="0.3" stroke-dasharray="1.2 0.8" stroke-linejoin="round"/>'
-                )
-            else:
-                self.paths.append(
-                    f'<path d="{d}" fill="none" stroke="#3d3326" stroke-width="2.6" stroke-linejoin="round" stroke-linecap="butt"/>'
-                )
-                self.paths.append(
-                    f'<path d="{d}" fill="none" stroke="#efe6cf" stroke-width="2.0" stroke-linejoin="round" stroke-linecap="butt"/>'
-                )
-                self.paths.append(
-                    f'<path d="{d}" fill="none" stroke="#3d3326" stroke-width="0.25" stroke-dasharray="1.5 1" stroke-linejoin="round"/>'
-                )
+            for look in PATH_LOOKS.get(kind, PATH_LOOKS[ROAD]):
+                self.paths.append(f'<path d="{d}" fill="none" {look}/>')
         self._use(kind)
 
     def _run_off(self, end: tuple[int, int], prev: tuple[int, int], pt: tuple[float, float]) -> tuple[float, float]:
@@ -259,118 +187,6 @@ class GridMap:
         )
 
     # --- drawing ----------------------------------------------------------------------------
-    def _defs(self) -> str:
-        return """
-<pattern id="g-trees" width="3.3333" height="3.3333" patternUnits="userSpaceOnUse">
-  <circle cx="1.6667" cy="1.6667" r="1.05" fill="#7fa862" stroke="#2f4a20" stroke-width="0.22"/></pattern>
-<pattern id="g-houses" width="3.3333" height="3.3333" patternUnits="userSpaceOnUse">
-  <rect x="0.65" y="0.8" width="2.1" height="1.7" fill="#6b5a48" stroke="#2a221a" stroke-width="0.15"/></pattern>
-<pattern id="g-trench" width="1.6" height="1.6" patternUnits="userSpaceOnUse">
-  <path d="M0 1.6 L1.6 0" stroke="#7d6a55" stroke-width="0.16"/></pattern>
-<pattern id="g-reeds" width="2" height="2" patternUnits="userSpaceOnUse">
-  <path d="M0.5 1.6 V0.6 M1 1.6 V0.4 M1.5 1.6 V0.7" stroke="#3f6e3a" stroke-width="0.12"/></pattern>
-<pattern id="g-planks" width="1" height="10" patternUnits="userSpaceOnUse">
-  <path d="M0.5 0 V10" stroke="#5b3d1e" stroke-width="0.18"/></pattern>
-<pattern id="g-planks-v" width="10" height="1" patternUnits="userSpaceOnUse">
-  <path d="M0 0.5 H10" stroke="#5b3d1e" stroke-width="0.18"/></pattern>
-"""
-
-    def _hills(self) -> str:
-        out = []
-        S = self.S
-        for (c, r), lv in sorted(self.levels.items()):
-            if lv:
-                out.append(
-                    f'<rect x="{c * S:g}" y="{r * S:g}" width="{S:g}" height="{S:g}" fill="{HILL_FILLS[min(lv, len(HILL_FILLS) - 1)]}"/>'
-                )
-        return "".join(out)
-
-    def _level_marks(self) -> str:
-        """'▲2' in a square's bottom right corner, its right edge 0.3 in from the square's, clear of the unit code."""
-        S, fs = self.S, self.text_size(1.7)
-        return "".join(
-            boxed_text(
-                (c + 1) * S - 0.3 - boxed_width(f"\u25b2{lv}", fs),
-                (r + 1) * S - 0.5,
-                f"\u25b2{lv}",
-                fs,
-                "start",
-                "bold",
-            )
-            for (c, r), lv in sorted(self.levels.items())
-            if lv
-        )
-
-    def _swatch_levels(self) -> str:
-        """A legend swatch prints 5 mm wide, too small for a 7 pt '▲2': one drawn triangle per contour instead."""
-        out = []
-        for (c, r), lv in sorted(self.levels.items()):
-            if not lv:
-                continue
-            size, gap = 2.2, 0.5
-            w = lv * size + (lv - 1) * gap + 1.0
-            x0, base = (c + 1) * self.S - 0.4 - w, (r + 1) * self.S - 0.5
-            out.append(
-                f'<rect x="{x0:.2f}" y="{base - size - 1.0:.2f}" width="{w:.2f}" height="{size + 1.0:.2f}" rx="0.4" '
-                f'fill="#ffffff" fill-opacity="0.9" stroke="#555" stroke-width="0.1"/>'
-            )
-            for i in range(lv):
-                left = x0 + 0.5 + i * (size + gap)
-                out.append(
-                    f'<path d="M{left:.2f} {base - 0.5:.2f} h{size:g} l{-size / 2:g} {-size:g} z" fill="#1a1a1a"/>'
-                )
-        return "".join(out)
-
-    def _contours(self) -> str:
-        """A line on every edge between squares of different level, heavier for a bigger step."""
-        S = self.S
-        out = []
-
-        def lv(c: int, r: int) -> int:
-            return self.levels.get((c, r), 0)
-
-        for r in range(self.rows):
-            for c in range(self.columns):
-                here = lv(c, r)
-                for dc, dr in ((1, 0), (0, 1)):
-                    nc, nr = c + dc, r + dr
-                    if nc >= self.columns or nr >= self.rows:
-                        continue
-                    step = abs(here - lv(nc, nr))
-                    if not step:
-                        continue
-                    width = 0.5 + 0.35 * step
-                    if dc:
-                        d = f"M{nc * S:g} {r * S:g} V{(r + 1) * S:g}"
-                    else:
-                        d = f"M{c * S:g} {nr * S:g} H{(c + 1) * S:g}"
-                    out.append(
-                        f'<path d="{d}" stroke="{CONTOUR_INK}" stroke-width="{width:.2f}" stroke-linecap="round"/>'
-                    )
-        return "".join(out)
-
-    def _grid(self) -> str:
-        S, W, H = self.S, self.columns * self.S, self.rows * self.S
-        lines = [f'<path d="M{c * S:g} 0 V{H:g}" stroke="#555" stroke-width="0.12"/>' for c in range(1, self.columns)]
-        lines += [f'<path d="M0 {r * S:g} H{W:g}" stroke="#555" stroke-width="0.12"/>' for r in range(1, self.rows)]
-        lines.append(f'<rect x="0" y="0" width="{W:g}" height="{H:g}" fill="none" stroke="#000" stroke-width="0.5"/>')
-        fs = round(self.coord_size(), 2)
-        for c in range(self.columns):
-            x = (c + 0.5) * S
-            for y in (-1.6, H + 1.6 + fs * 0.7):
-                lines.append(
-                    f'<text x="{x:g}" y="{y:g}" font-size="{fs}" font-weight="bold" text-anchor="middle">{column_letter(c)}</text>'
-                )
-        for r in range(self.rows):
-            y = round((r + 0.5) * S + fs * 0.36, 2)
-            lines.append(
-                f'<text x="-1.4" y="{y:g}" font-size="{fs}" font-weight="bold" text-anchor="end">{r + 1}</text>'
-            )
-            lines.append(
-                f'<text x="{W + 1.4:g}" y="{y:g}" font-size="{fs}" font-weight="bold" text-anchor="start">{r + 1}</text>'
-            )
-        return "".join(lines)
-
     def svg(self) -> Markup:
         m = self.margin
         W, H = self.columns * self.S, self.rows * self.S
@@ -379,44 +195,9 @@ class GridMap:
         return Markup(
             f'<svg xmlns="http://www.w3.org/2000/svg" class="map grid-map" viewBox="{-m:g} {-m:g} {vw:g} {vh:g}" '
             f'width="{width_mm:.1f}mm" height="{height_mm:.1f}mm" font-family="DejaVu Sans">'
-            f"<defs>{self._defs()}</defs>"
+            f"<defs>{PATTERN_DEFS}</defs>"
             f'<rect x="0" y="0" width="{W:g}" height="{H:g}" fill="{HILL_FILLS[0]}"/>'
-            f"{self._hills()}{''.join(self.areas)}{self._contours()}{''.join(self.paths)}{''.join(self.overlays)}"
-            f"{self._level_marks()}{self._grid()}{''.join(self.labels)}{''.join(self.units)}</svg>"
+            f"{hill_squares(self.levels, self.S)}{''.join(self.areas)}"
+            f"{contour_lines(self.levels, self.columns, self.rows, self.S)}{''.join(self.paths)}{''.join(self.overlays)}"
+            f"{level_marks(self.levels, self.S, self.text_size(1.7))}{grid_lines(self.columns, self.rows, self.S, round(self.coord_size(), 2))}{''.join(self.labels)}{''.join(self.units)}</svg>"
         )
-
-    # --- legend -----------------------------------------------------------------------------
-    def swatch_uri(self, key: str) -> str:
-        """A one-square picture of a legend entry (hill-2, woods, road, bridge...) as a data: URL."""
-        one = GridMap(1, 1)
-        one.margin = 0.5
-        if key.startswith("hill-"):
-            one.level(0, 0, int(key.split("-")[1]))
-        elif key in PATH_KINDS:
-            d = "M0 5 H10"
-            if key == RIVER:
-                one.paths = [
-                    f'<path d="{d}" stroke="#2f5f8f" stroke-width="4.6"/><path d="{d}" stroke="#a9c8e6" stroke-width="3.8"/>'
-                    f'<path d="{d}" stroke="#2f5f8f" stroke-width="0.3" stroke-dasharray="1.2 0.8"/>'
-                ]
-            else:
-                one.paths = [
-                    f'<path d="{d}" stroke="#3d3326" stroke-width="2.6"/><path d="{d}" stroke="#efe6cf" stroke-width="2"/>'
-                    f'<path d="{d}" stroke="#3d3326" stroke-width="0.25" stroke-dasharray="1.5 1"/>'
-                ]
-        elif key == "bridge":
-            d = "M5 0 V10"
-            one.paths = [
-                f'<path d="{d}" stroke="#2f5f8f" stroke-width="4.6"/><path d="{d}" stroke="#a9c8e6" stroke-width="3.8"/>'
-            ]
-            one.bridge(0, 0, True)
-        elif key == "objective":
-            one.objective(0, 0)
-        else:
-            one.area(key, 0, 0)
-        body = (
-            f'<svg xmlns="http://www.w3.org/2000/svg" viewBox="-0.5 -0.5 11 11" width="22" height="22">'
-            f'<defs>{one._defs()}</defs><rect x="0" y="0" width="10" height="10" fill="{HILL_FILLS[0]}" stroke="#555" stroke-width="0.2"/>'
-            f"{one._hills()}{''.join(one.areas)}{''.join(one.paths)}{''.join(one.overlays)}{one._swatch_levels()}</svg>"
-        )
-        return data_uri(body)

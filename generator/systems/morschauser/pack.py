@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from . import variants as rule_variants
 from .deck import card_label
-from .map import square_name
+from .squares import square_name
 
 
 def pack(prepared, tables: list, powers: range) -> dict:

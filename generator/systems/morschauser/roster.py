@@ -8,9 +8,10 @@ from ...scenario import SideView
 from . import variants as rule_variants
 from .deck import card_label
 from .glyphs import unit_uri
-from .map import square_name
-from .models import GridScenario, Rules, Unit
+from .models import Rules
 from .rule_data import UnitType
+from .scenario import GridScenario, Unit
+from .squares import square_name
 
 
 @dataclass(frozen=True)

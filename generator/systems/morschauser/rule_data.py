@@ -8,7 +8,7 @@ from fractions import Fraction
 from ...models import MapOf, Model, Typed, key, note_key
 from ...schema import Bool, Choice, Int, ListOf, Spec, Str, suggest
 from .glyphs import UNIT_GLYPHS
-from .map import TERRAIN_DRAWN
+from .looks import TERRAIN_DRAWN
 
 ID = Str(40, r"[a-z0-9]+(-[a-z0-9]+)*", "an id (lower-case words joined by -)")
 NAME = Str(80)

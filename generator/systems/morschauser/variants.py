@@ -5,7 +5,7 @@ from __future__ import annotations
 import dataclasses
 from fractions import Fraction
 
-from .map import RIVER, ROAD
+from .looks import RIVER, ROAD
 from .models import Rules
 from .rule_data import UnitType, Variant
 

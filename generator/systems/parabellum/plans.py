@@ -4,7 +4,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from .models import Action, Rules
+from .actions import Action
+from .models import Rules
 
 
 @dataclass(frozen=True)

@@ -4,8 +4,9 @@ from __future__ import annotations
 
 from fractions import Fraction
 
-from .organisation import Organisation, tree_rows
+from .organisation import Organisation
 from .scenario import DISTANCE_UNITS, Army
+from .tree import tree_rows
 
 
 def number(value) -> str:

@@ -1,0 +1,49 @@
+"""What Fireteam's rule data says figures and vehicles carry: the house weapon table, armour levels, vehicles' armour."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from ...models import Model, key, note_key
+from ...schema import Bool, Choice, Int, Num
+from .kinds import NAME, NumberOrWord
+
+WEAPON_CLASSES = ["personal", "special", "hth", "heavy", "vehicle"]
+
+
+@dataclass(frozen=True)
+class Weapon(Model):
+    """One weapon of the house weapon table."""
+
+    name: str = key(NAME, "The weapon's name as a scenario writes it.")
+    kind: str = key(Choice(WEAPON_CLASSES), "Its class: a team has at most one special or heavy weapon.", name="class")
+    level: int = key(Int(0, 10), "Targets one figure may fire at on a Fire card.")
+    range: object = key(
+        NumberOrWord(Int(0, 480), ["LOT"]), "Range in inches (0: contact), or LOT, the length of the table."
+    )
+    hth_bonus: bool = key(Bool(), "Whether it earns the HTH weapon bonus.", default=False)
+    mg: bool = key(Bool(), "Whether it is a machine gun (affects vehicles).", default=False)
+    explosive: bool = key(Bool(), "Whether it is explosive (affects vehicles).", default=False)
+    blast: float = key(Num(0, 24), "The blast radius in inches of an explosive weapon.", default=0)
+
+    def after(self, path, checker):
+        if self.explosive != (self.blast > 0):
+            checker.report(path + ("blast",), "an explosive weapon has a blast radius, and only an explosive one")
+
+
+@dataclass(frozen=True)
+class Armour(Model):
+    """An armour level a team may wear."""
+
+    name: str = key(NAME, "The armour's name.")
+    level: int = key(Int(0, 20), "Its level, added to hand-to-hand rolls.")
+
+
+@dataclass(frozen=True)
+class VehicleArmour(Model):
+    """The armour every vehicle has."""
+
+    name: str = key(NAME, "The rule's name.")
+    level: int = key(Int(0, 20), "Its armour level.")
+    fire_defence: int = key(Int(0, 20), "Added to the vehicle's defending roll against fire.")
+    note: str = note_key()

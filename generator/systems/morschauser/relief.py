@@ -1,0 +1,59 @@
+"""How height is drawn on the grid map: each hill square's fill, contour lines between levels, and '▲2' level marks."""
+
+from __future__ import annotations
+
+from ...svg import boxed_text, boxed_width
+from .looks import CONTOUR_INK, HILL_FILLS
+
+
+def hill_squares(levels: dict[tuple[int, int], int], S: float) -> str:
+    """Every hill square filled with its level's colour; the plain (level 0) is the map's background."""
+    out = []
+    for (c, r), lv in sorted(levels.items()):
+        if lv:
+            out.append(
+                f'<rect x="{c * S:g}" y="{r * S:g}" width="{S:g}" height="{S:g}" fill="{HILL_FILLS[min(lv, len(HILL_FILLS) - 1)]}"/>'
+            )
+    return "".join(out)
+
+
+def level_marks(levels: dict[tuple[int, int], int], S: float, font_size: float) -> str:
+    """'▲2' in a square's bottom right corner, its right edge 0.3 in from the square's, clear of the unit code."""
+    return "".join(
+        boxed_text(
+            (c + 1) * S - 0.3 - boxed_width(f"\u25b2{lv}", font_size),
+            (r + 1) * S - 0.5,
+            f"\u25b2{lv}",
+            font_size,
+            "start",
+            "bold",
+        )
+        for (c, r), lv in sorted(levels.items())
+        if lv
+    )
+
+
+def contour_lines(levels: dict[tuple[int, int], int], columns: int, rows: int, S: float) -> str:
+    """A line on every edge between squares of different level, heavier for a bigger step."""
+    out = []
+
+    def lv(c: int, r: int) -> int:
+        return levels.get((c, r), 0)
+
+    for r in range(rows):
+        for c in range(columns):
+            here = lv(c, r)
+            for dc, dr in ((1, 0), (0, 1)):
+                nc, nr = c + dc, r + dr
+                if nc >= columns or nr >= rows:
+                    continue
+                step = abs(here - lv(nc, nr))
+                if not step:
+                    continue
+                width = 0.5 + 0.35 * step
+                if dc:
+                    d = f"M{nc * S:g} {r * S:g} V{(r + 1) * S:g}"
+                else:
+                    d = f"M{c * S:g} {nr * S:g} H{(c + 1) * S:g}"
+                out.append(f'<path d="{d}" stroke="{CONTOUR_INK}" stroke-width="{width:.2f}" stroke-linecap="round"/>')
+    return "".join(out)
