@@ -139,6 +139,22 @@ class Typed(Spec):
         return {**schema, "description": doc} if doc else schema
 
 
+@dataclasses.dataclass(frozen=True)
+class Note(Model):
+    """A rule the data holds no number for: its name and how Muster reads it, printed on the reference sheet."""
+
+    name: str = key(Str(80), "The rule the note belongs to, as the reference sheet titles it.")
+    note: str = note_key()
+
+
+@dataclasses.dataclass(frozen=True)
+class ReferenceSection(Model):
+    """A section of the quick-reference sheet: its heading and its lines."""
+
+    title: str = key(Str(80), "The section's heading.")
+    lines: list = key(ListOf(Str(600), min=1, max=40), "Its lines, each a rule in a sentence or two.")
+
+
 @dataclasses.dataclass
 class UniqueNames(ListOf):
     """A list of named records whose names must differ (a weapon table, the unit types)."""

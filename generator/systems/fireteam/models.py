@@ -4,20 +4,12 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from ...models import Model, Typed, UniqueNames, key, note_key
+from ...models import Model, Note, ReferenceSection, Typed, UniqueNames, key, note_key
 from ...schema import Bool, Choice, Int, ListOf, suggest
 from .combat import Fire, Hth, Morale, Recovery
 from .equipment import Armour, VehicleArmour, Weapon
 from .kinds import NAME, RULE
 from .movement import Movement
-
-
-@dataclass(frozen=True)
-class Note(Model):
-    """A rule that prints as a note only: its name and how Muster reads it."""
-
-    name: str = key(NAME, "The rule the note belongs to.")
-    note: str = note_key()
 
 
 @dataclass(frozen=True)
@@ -99,14 +91,6 @@ class TerrainKind(Model):
     rough: bool = key(Bool(), "Whether it is rough ground (movement costs double).", default=False)
     linear: bool = key(Bool(), "Whether it is a linear obstacle.", default=False)
     impassable_note: bool = key(Bool(), "Whether it may be impassable by the scenario's choice.", default=False)
-
-
-@dataclass(frozen=True)
-class ReferenceSection(Model):
-    """A section of the quick-reference sheet."""
-
-    title: str = key(NAME, "The section's title.")
-    lines: list = key(ListOf(RULE, min=1), "Its lines.")
 
 
 @dataclass(frozen=True)

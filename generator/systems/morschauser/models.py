@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from ...models import Model, Typed, UniqueNames, key
+from ...models import Model, ReferenceSection, Typed, UniqueNames, key
 from ...schema import Choice, ListOf, Str
 from .combat import Artillery, Battle
 from .rule_data import (
@@ -14,7 +14,6 @@ from .rule_data import (
     Movement,
     Note,
     Quality,
-    Section,
     Stacking,
     TerrainRules,
     Turn,
@@ -49,7 +48,7 @@ class Rules(Model):
     variants_note: Note = key(Typed(Note), "Variants together.")
     terrain: TerrainRules = key(Typed(TerrainRules), "Terrain kinds.")
     limits: Limits = key(Typed(Limits), "The largest game.")
-    reference: list = key(ListOf(Typed(Section), max=20), "The quick reference's sections.")
+    reference: list = key(ListOf(Typed(ReferenceSection), max=20), "The quick reference's sections.")
 
     def after(self, path, checker):
         types = [t.id for t in self.unit_types]

@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from fractions import Fraction
 
-from ...models import MapOf, Model, Typed, key, note_key
+from ...models import MapOf, Model, Note, Typed, key, note_key
 from ...schema import Bool, Choice, Int, ListOf, Spec, Str, suggest
 from .glyphs import UNIT_GLYPHS
 from .looks import TERRAIN_DRAWN
@@ -45,14 +45,6 @@ def refers(name, choices, what: str, path: tuple, checker) -> None:
         checker.report(
             path, f"expected {what}, one of {', '.join(map(str, choices))} (got {name!r}){suggest(name, choices)}"
         )
-
-
-@dataclass(frozen=True, kw_only=True)
-class Note(Model):
-    """A rule the data holds no number for, printed on the reference sheet with its note."""
-
-    name: str = key(NAME, "The rule's name on the reference sheet.")
-    note: str = note_key()
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -177,11 +169,3 @@ class Limits(Model):
     units_max: int = key(Int(1, 200), "Most units in a scenario, one tile each.")
     turns_max: int = key(Int(1, 40), "Most turns.")
     note: str = note_key()
-
-
-@dataclass(frozen=True, kw_only=True)
-class Section(Model):
-    """One section of the quick reference."""
-
-    title: str = key(NAME, "Its heading.")
-    lines: list = key(ListOf(Str(400), min=1, max=40), "Its lines.")

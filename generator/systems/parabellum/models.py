@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from functools import cached_property
 
-from ...models import MapOf, Model, Typed, UniqueNames, key, note_key
+from ...models import MapOf, Model, ReferenceSection, Typed, UniqueNames, key, note_key
 from ...schema import Checker, Choice, Int, ListOf, Str
 from .actions import Action, FireAndCharge, Kind, WeaponTag
 from .text import ID, RULE, TITLE
@@ -113,14 +113,6 @@ class Variants(Model):
 
 
 @dataclass(frozen=True)
-class Section(Model):
-    """A section of the quick-reference sheet."""
-
-    title: str = key(TITLE, "The section's heading.")
-    lines: list = key(ListOf(RULE, min=1, max=20), "Its lines, each a rule in a sentence or two.")
-
-
-@dataclass(frozen=True)
 class Rules(Model):
     """Para Bellum's rule data: validation, odds, plans, cards and the reference sheet all read it."""
 
@@ -143,7 +135,7 @@ class Rules(Model):
     activation: Printed = key(Typed(Printed), "How activations alternate.")
     deck: Printed = key(Typed(Printed), "Why there is no card deck.")
     variants: Variants = key(Typed(Variants), "The named rule variants.")
-    reference: list = key(ListOf(Typed(Section), max=12), "The quick-reference sheet's sections.")
+    reference: list = key(ListOf(Typed(ReferenceSection), max=12), "The quick-reference sheet's sections.")
 
     @property
     def tag_names(self) -> list[str]:

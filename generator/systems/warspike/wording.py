@@ -4,18 +4,10 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from ...models import Model, Typed, key, note_key
+from ...models import Model, Note, Typed, key, note_key
 from ...schema import Bool, ListOf, Str
 
 TEXT = Str(2000)
-
-
-@dataclass(frozen=True)
-class Note(Model):
-    """A reading chosen or a gap filled, under a title the reference sheet prints."""
-
-    name: str = key(Str(80), "The rule the note is about, as the reference sheet titles it.")
-    note: str = note_key()
 
 
 @dataclass(frozen=True)
