@@ -6,6 +6,7 @@ from html import escape
 
 from markupsafe import Markup
 
+from ...labels import Box, Label, Placement, around, beside_line, leader_svg, line_blocks, text_width
 from ...svg import points, shape_path, side_pattern
 from .models import Rules
 
@@ -29,6 +30,7 @@ TERRAIN_STYLE = {
 # drawing order: water and hills first, roads over them, bridges on top; every other kind between
 LAYER = {"river": 0, "road": 1, "hill": 0, "bridge": 3}
 UNLABELLED = ("river", "road")  # drawn without their kind's name when the scenario names none
+LEGEND_MM = 5.6  # one legend row: a 4 mm swatch and its 7.8 pt name
 
 
 def _pattern_defs(prefix: str = "") -> str:
@@ -43,8 +45,8 @@ def _pattern_defs(prefix: str = "") -> str:
   <path d="M0 0 H2 M0 1 H2 M1 0 V1 M0 1 V2" stroke="#6d5d4d" stroke-width="0.12"/></pattern>
 <pattern id="{p}stipple" width="1.5" height="1.5" patternUnits="userSpaceOnUse">
   <circle cx="0.4" cy="0.4" r="0.18" fill="#6d5d4d"/><circle cx="1.1" cy="1.1" r="0.14" fill="#6d5d4d"/></pattern>
-<pattern id="{p}contour" width="2" height="2" patternUnits="userSpaceOnUse">
-  <path d="M0 2 L2 0" stroke="#a88a4a" stroke-width="0.1"/></pattern>
+<pattern id="{p}contour" width="3" height="2" patternUnits="userSpaceOnUse">
+  <path d="M0.3 1.5 Q1.5 0.3 2.7 1.5" fill="none" stroke="#a88a4a" stroke-width="0.14"/></pattern>
 <pattern id="{p}planks" width="1" height="1" patternUnits="userSpaceOnUse">
   <path d="M0 0.5 H1" stroke="#5b3d1e" stroke-width="0.12"/></pattern>
 <pattern id="{p}crosshatch" width="1.5" height="1.5" patternUnits="userSpaceOnUse">
@@ -53,7 +55,7 @@ def _pattern_defs(prefix: str = "") -> str:
 
 
 class TableMap:
-    """A top-down map of a table measured in inches (or any unit), drawn as one SVG."""
+    """A top-down map of a table measured in inches (or any unit), drawn as one SVG with a legend of its terrain."""
 
     def __init__(
         self,
@@ -62,15 +64,26 @@ class TableMap:
         print_width_mm: float = 180.0,
         tick: float = 6.0,
         print_height_mm: float = 225.0,
+        legend: list[str] = (),
     ):
         self.width, self.depth, self.tick = width, depth, tick
         self.margin = max(width, depth) * 0.045
-        # mm per unit: the map fills the page width, or its height for a deep table
-        self.scale = min(print_width_mm / (width + 2 * self.margin), print_height_mm / (depth + 2 * self.margin))
+        self.legend = list(legend)
+        # mm per unit: the map fills the page width, or its height (less the legend's rows) for a deep table
+        rows = 1
+        for _ in range(3):
+            room = print_height_mm - rows * LEGEND_MM
+            self.scale = min(print_width_mm / (width + 2 * self.margin), room / (depth + 2 * self.margin))
+            rows = len(self._legend_rows()) or 0
         self.font = 2.75 / self.scale  # 7.8 pt whatever the table's size; tick labels 0.92 of it, still over 7 pt
         self.layers: list[str] = []
+        self.zones: list[str] = []
+        self.stars: list[str] = []
         self.defs: list[str] = [_pattern_defs()]
+        self.placement = Placement(Box(-self.margin, -self.margin, width + self.margin, depth + self.margin))
+        self.pending: list[tuple[int, Label]] = []  # (priority, label): placed in priority order, then drawn
 
+    # --- terrain, zones, objectives ----------------------------------------------------------
     def terrain(self, kind: str, shape: str, coords, width: float = 2.0, label: str = "") -> None:
         fill, pattern = TERRAIN_STYLE.get(kind, ("#dddddd", None))
         stroke = "#4a4034"
@@ -88,54 +101,132 @@ class TableMap:
                 self.layers.append(
                     f'<path d="{d}" fill="none" stroke="url(#{pattern})" stroke-width="{width:g}" stroke-linejoin="round" stroke-linecap="butt"/>'
                 )
-            anchor = coords[len(coords) // 2]
+            if label:
+                line = [tuple(p) for p in coords]
+                self._line_label(label, line, width + 0.3)
+            return
+        if shape == "rect":
+            x, y, w, h = coords
+            outline = f'<rect x="{x:g}" y="{y:g}" width="{w:g}" height="{h:g}" rx="0.3"'
+            anchor = (x + w / 2, y + h / 2)
+        elif shape == "circle":
+            x, y, r = coords
+            outline = f'<circle cx="{x:g}" cy="{y:g}" r="{r:g}"'
+            anchor = (x, y)
         else:
-            if shape == "rect":
-                x, y, w, h = coords
-                outline = f'<rect x="{x:g}" y="{y:g}" width="{w:g}" height="{h:g}" rx="0.3"'
-                anchor = (x + w / 2, y + h / 2)
-            elif shape == "circle":
-                x, y, r = coords
-                outline = f'<circle cx="{x:g}" cy="{y:g}" r="{r:g}"'
-                anchor = (x, y)
-            else:
-                outline = f'<polygon points="{points(coords)}"'
-                anchor = (sum(p[0] for p in coords) / len(coords), sum(p[1] for p in coords) / len(coords))
-            self.layers.append(f'{outline} fill="{fill}" stroke="{stroke}" stroke-width="0.12"/>')
-            if pattern:
-                self.layers.append(f'{outline} fill="url(#{pattern})" stroke="none"/>')
+            outline = f'<polygon points="{points(coords)}"'
+            anchor = (sum(p[0] for p in coords) / len(coords), sum(p[1] for p in coords) / len(coords))
+        self.layers.append(f'{outline} fill="{fill}" stroke="{stroke}" stroke-width="0.12"/>')
+        if pattern:
+            self.layers.append(f'{outline} fill="url(#{pattern})" stroke="none"/>')
         if label:
-            self.label(anchor[0], anchor[1], label)
+            self._area_label(label, anchor)
 
-    def label(self, x: float, y: float, text: str, size: float = 1.0, weight: str = "normal") -> None:
-        fs = self.font * size
-        # a white halo drawn first, then the text: WeasyPrint ignores paint-order
-        common = f'x="{x:.2f}" y="{y + fs * 0.35:.2f}" font-size="{fs:.2f}" font-weight="{weight}" text-anchor="middle"'
-        self.layers.append(
-            f'<text {common} fill="#ffffff" stroke="#ffffff" stroke-width="{fs * 0.22:.2f}" stroke-linejoin="round">{escape(text)}</text>'
-        )
-        self.layers.append(f'<text {common} fill="#1a1a1a">{escape(text)}</text>')
+    def _area_label(self, text: str, anchor: tuple[float, float]) -> None:
+        fs = self.font
+        width, height = text_width(text, fs), fs * 1.2
+        spots = around(anchor[0], anchor[1], width, height, fs * 0.5, steps=4)
+        self.pending.append((2, Label(text, fs, anchor, spots, kind="terrain")))
+
+    def _line_label(self, text: str, line: list[tuple[float, float]], line_width: float) -> None:
+        """A road's, river's, wall's or hedge's name beside the line, never on it."""
+        fs = self.font
+        width, height = text_width(text, fs), fs * 1.2
+        spots = []
+        for gap in (fs * 0.25, fs * 1.2, fs * 2.4):
+            spots += beside_line(line, line_width, width, height, gap)
+        own = line_blocks(line, line_width, max(line_width, fs) / 2)
+        reach = line_width / 2 + fs * 0.6
+        label = Label(text, fs, line[len(line) // 2], spots, kind="terrain", avoid=own, line=line, reach=reach)
+        self.pending.append((3, label))
 
     def zone(self, rect, colour: str, pattern: str, shape: str, label: str, index: int) -> None:
+        """A side's deployment zone, hatched in its pattern; its name with the side's badge goes on top of all terrain."""
         x, y, w, h = rect
         pid = f"side{index}"
         self.defs.append(side_pattern(pattern, colour, pid))
-        self.layers.append(
+        self.zones.append(
             f'<rect x="{x:g}" y="{y:g}" width="{w:g}" height="{h:g}" fill="url(#{pid})" fill-opacity="0.55" '
             f'stroke="{colour}" stroke-width="0.35" stroke-dasharray="1.2 0.6"/>'
         )
-        r = self.font * 0.6
+        fs = self.font
+        r = fs * 0.6
+        # the badge sits left of the name inside the label's box: padding on both sides keeps the text centred
+        pad = r * 2.4
+        width, height = text_width(label, fs, bold=True) + 2 * pad, fs * 1.2
         cx, cy = x + w / 2, y + h / 2
-        self.layers.append(
-            f'<g fill="{colour}" stroke="#000" stroke-width="0.12">{shape_path(shape, cx - len(label) * self.font * 0.28 - r * 1.6, cy, r)}</g>'
-        )
-        self.label(cx, cy, label, 1.0, "bold")
+        spots = [s for s in around(cx, cy, width, height, fs * 0.6, steps=6) if _within((x, y, w, h), s, width, height)]
+        badge = (shape, colour, r)
+        self.pending.append((0, Label(label, fs, (cx, cy), spots or [(cx, cy)], True, pad, "zone", badge=badge)))
 
     def objective(self, x: float, y: float, name: str) -> None:
         r = self.font * 0.75
-        self.layers.append(f'<g fill="#ffd84a" stroke="#000" stroke-width="0.15">{shape_path("star", x, y, r)}</g>')
-        self.label(x, y + r + self.font * 0.7, name, 0.95, "bold")
+        self.stars.append(f'<g fill="#ffd84a" stroke="#000" stroke-width="0.15">{shape_path("star", x, y, r)}</g>')
+        self.placement.block(Box(x - r, y - r, x + r, y + r), "objective")
+        fs = self.font * 0.95
+        width, height = text_width(name, fs, bold=True), fs * 1.2
+        below = (x, y + r + height / 2 + fs * 0.1)
+        spots = [below] + around(x, y, width + 2 * r, height + 2 * r, fs * 0.4, steps=4)[1:]
+        self.pending.append((1, Label(name, fs, (x, y), spots, bold=True, kind="objective")))
 
+    # --- labels ------------------------------------------------------------------------------
+    def place_labels(self) -> list:
+        """The placement step: zone names, then objective names, then terrain names, each clear of all before."""
+        if not self.placement.placed:
+            for _, label in sorted(self.pending, key=lambda item: item[0]):
+                self.placement.place(label)
+        return self.placement.placed
+
+    def _label_svg(self, placed) -> str:
+        label = placed.label
+        fs = label.size
+        cx, cy = placed.box.centre
+        weight = "bold" if label.bold else "normal"
+        out = ""
+        if label.badge:
+            shape, colour, r = label.badge
+            out += f'<g fill="{colour}" stroke="#000" stroke-width="0.12">{shape_path(shape, placed.box.left + r * 1.2, cy, r)}</g>'
+        # a white halo drawn first, then the text: WeasyPrint ignores paint-order
+        common = (
+            f'x="{cx:.2f}" y="{cy + fs * 0.35:.2f}" font-size="{fs:.2f}" font-weight="{weight}" text-anchor="middle"'
+        )
+        return (
+            out
+            + f'<text {common} fill="#ffffff" stroke="#ffffff" stroke-width="{fs * 0.22:.2f}" stroke-linejoin="round">{escape(label.text)}</text>'
+            + f'<text {common} fill="#1a1a1a">{escape(label.text)}</text>'
+        )
+
+    # --- legend ------------------------------------------------------------------------------
+    def _legend_rows(self) -> list[list[tuple[str, float]]]:
+        """The legend's entries (terrain kinds used, then the objective) flowed into rows of the table's width, in mm."""
+        room = self.width * self.scale
+        rows, row, used = [], [], 0.0
+        for kind in self.legend:
+            wide = 4.0 + 1.4 + text_width(_legend_name(kind), 2.75) + 4.0
+            if row and used + wide > room:
+                rows.append(row)
+                row, used = [], 0.0
+            row.append((kind, used))
+            used += wide
+        if row:
+            rows.append(row)
+        return rows
+
+    def _legend_svg(self, top: float) -> str:
+        out = []
+        unit = 1 / self.scale  # one mm in map units
+        for index, row in enumerate(self._legend_rows()):
+            y = top + index * LEGEND_MM * unit
+            for kind, left_mm in row:
+                x = left_mm * unit
+                out.append(swatch(kind, x, y, 4.0 * unit))
+                out.append(
+                    f'<text x="{x + 5.4 * unit:.2f}" y="{y + 2.0 * unit + self.font * 0.35:.2f}" font-size="{self.font:.2f}">'
+                    f"{escape(_legend_name(kind))}</text>"
+                )
+        return "".join(out)
+
+    # --- drawing -----------------------------------------------------------------------------
     def svg(self) -> Markup:
         m = self.margin
         W, D = self.width, self.depth
@@ -156,23 +247,67 @@ class TableMap:
                 f'<text x="{-0.9:g}" y="{y + fs * 0.35:.2f}" font-size="{fs:.2f}" text-anchor="end">{y:g}</text>'
             )
             n += 1
+        placed = self.place_labels()
+        leaders = "".join(leader_svg(p, 0.12) for p in placed)
+        labels = "".join(self._label_svg(p) for p in placed)
+        legend_rows = len(self._legend_rows())
+        legend_height = legend_rows * LEGEND_MM / self.scale
+        # the legend starts a little under the table, in the bottom margin, and the picture grows by its rows
+        legend = self._legend_svg(D + m * 0.5) if legend_rows else ""
+        view_height = D + 2 * m + (legend_height - m * 0.5 if legend_rows else 0)
         body = "\n".join(self.layers)
         width_mm = (W + 2 * m) * self.scale
-        height_mm = (D + 2 * m) * self.scale
+        height_mm = view_height * self.scale
         return Markup(
-            f'<svg xmlns="http://www.w3.org/2000/svg" class="map" viewBox="{-m:g} {-m:g} {W + 2 * m:g} {D + 2 * m:g}" '
+            f'<svg xmlns="http://www.w3.org/2000/svg" class="map" viewBox="{-m:g} {-m:g} {W + 2 * m:g} {view_height:g}" '
             f'width="{width_mm:.1f}mm" height="{height_mm:.1f}mm" font-family="DejaVu Sans">'
             f"<defs>{''.join(self.defs)}</defs>"
             f'<rect x="0" y="0" width="{W:g}" height="{D:g}" fill="#f7f5ee" stroke="#000" stroke-width="0.25"/>'
-            f"{body}{''.join(ticks)}</svg>"
+            f"{body}{''.join(self.zones)}{''.join(self.stars)}{leaders}{labels}{''.join(ticks)}{legend}</svg>"
         )
 
 
-def draw(rules: Rules, battle, forces: list, sides: list) -> Markup:
-    """The scenario's table: terrain labelled with its cover, each side's deployment zone, the objectives."""
+def _within(rect, centre, width: float, height: float) -> bool:
+    x, y, w, h = rect
+    cx, cy = centre
+    return x <= cx - width / 2 and cx + width / 2 <= x + w and y <= cy - height / 2 and cy + height / 2 <= y + h
+
+
+def _legend_name(kind: str) -> str:
+    return "Objective" if kind == "objective" else kind.capitalize()
+
+
+def swatch(kind: str, x: float, y: float, size: float) -> str:
+    """A legend entry's picture: the terrain kind drawn as the map draws it, in a square of `size` at (x, y)."""
+    if kind == "objective":
+        return f'<g fill="#ffd84a" stroke="#000" stroke-width="0.15">{shape_path("star", x + size / 2, y + size / 2, size * 0.45)}</g>'
+    fill, pattern = TERRAIN_STYLE.get(kind, ("#dddddd", None))
+    if kind in LINEAR_KINDS:
+        band = size * (0.5 if kind in ("river", "road") else 0.22)
+        d = f"M{x:.2f} {y + size / 2:.2f} H{x + size:.2f}"
+        edge = "#3b6f9e" if kind == "river" else "#4a4034"
+        out = f'<path d="{d}" stroke="{edge}" stroke-width="{band + 0.3:.2f}"/><path d="{d}" stroke="{fill}" stroke-width="{band:.2f}"/>'
+        if pattern:
+            out += f'<path d="{d}" stroke="url(#{pattern})" stroke-width="{band:.2f}"/>'
+        return out
+    box = f'x="{x:.2f}" y="{y:.2f}" width="{size:.2f}" height="{size:.2f}" rx="0.3"'
+    out = f'<rect {box} fill="{fill}" stroke="#4a4034" stroke-width="0.12"/>'
+    if pattern:
+        out += f'<rect {box} fill="url(#{pattern})"/>'
+    return out
+
+
+LINEAR_KINDS = ("river", "road", "wall", "hedge")
+
+
+def table_map(rules: Rules, battle, forces: list, sides: list) -> TableMap:
+    """The scenario's table: terrain labelled with its cover, each side's deployment zone, the objectives, a legend."""
     table = battle.table
     default_cover = {kind.name: kind.cover for kind in rules.terrain}
-    drawing = TableMap(table.width, table.depth, tick=6 if max(table.width, table.depth) <= 96 else 12)
+    kinds = [kind for kind in TERRAIN_STYLE if any(f.kind == kind for f in battle.terrain)]
+    kinds += sorted({f.kind for f in battle.terrain} - set(kinds))
+    legend = kinds + (["objective"] if battle.objectives else [])
+    drawing = TableMap(table.width, table.depth, tick=6 if max(table.width, table.depth) <= 96 else 12, legend=legend)
     for feature in sorted(battle.terrain, key=lambda f: LAYER.get(f.kind, 2)):
         cover = feature.cover or default_cover[feature.kind]
         label = feature.name or ("" if feature.kind in UNLABELLED else feature.kind.capitalize())
@@ -184,4 +319,9 @@ def draw(rules: Rules, battle, forces: list, sides: list) -> Markup:
             drawing.zone(side.deployment, view.colour, view.pattern, view.shape, view.name, view.index)
     for objective in battle.objectives:
         drawing.objective(objective.at[0], objective.at[1], objective.name)
-    return drawing.svg()
+    return drawing
+
+
+def draw(rules: Rules, battle, forces: list, sides: list) -> Markup:
+    """The scenario's table as one SVG (see table_map)."""
+    return table_map(rules, battle, forces, sides).svg()

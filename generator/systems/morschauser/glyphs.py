@@ -15,6 +15,7 @@ UNIT_GLYPHS = (
     "mortar",
     "infantry-gun",
     "mountain-artillery",
+    "light-artillery",
     "artillery",
     "heavy-artillery",
 )
@@ -40,9 +41,10 @@ def unit_glyph(glyph: str, x: float, y: float, w: float, h: float, ink: str = "#
             body += dot(x, y, oh * 0.22) + f'<path d="M{x:.3f} {y:.3f} L{x + ow * 0.62:.3f} {y:.3f}" {line}/>'
         return body
     if glyph == "machine-gun":
+        # flat fire: an arrow along the frame from a firing post, unlike the mortar's arrow straight up
         return (
-            f'<path d="M{x:.3f} {b - h * 0.12:.3f} V{t + h * 0.14:.3f} M{x - w * 0.12:.3f} {t + h * 0.34:.3f} '
-            f'L{x:.3f} {t + h * 0.14:.3f} L{x + w * 0.12:.3f} {t + h * 0.34:.3f} M{x - w * 0.16:.3f} {b - h * 0.12:.3f} H{x + w * 0.16:.3f}" {line}/>'
+            f'<path d="M{x - w * 0.3:.3f} {y - h * 0.2:.3f} V{y + h * 0.2:.3f} M{x - w * 0.3:.3f} {y:.3f} H{x + w * 0.3:.3f} '
+            f'M{x + w * 0.17:.3f} {y - h * 0.2:.3f} L{x + w * 0.3:.3f} {y:.3f} L{x + w * 0.17:.3f} {y + h * 0.2:.3f}" {line}/>'
         )
     if glyph == "anti-tank":
         return f'<path d="M{left} {b} L{x} {t} L{r} {b}" {line}/>'
@@ -58,6 +60,9 @@ def unit_glyph(glyph: str, x: float, y: float, w: float, h: float, ink: str = "#
             dot(x, y - h * 0.08, h * 0.16)
             + f'<path d="M{x - w * 0.2:.3f} {b:.3f} L{x:.3f} {b - h * 0.26:.3f} L{x + w * 0.2:.3f} {b:.3f} Z" fill="{ink}"/>'
         )
+    if glyph == "light-artillery":
+        # a ring: lighter than the field gun's solid dot
+        return f'<circle cx="{x:.3f}" cy="{y:.3f}" r="{h * 0.17:.3f}" {line}/>'
     if glyph == "artillery":
         return dot(x, y, h * 0.18)
     if glyph == "heavy-artillery":

@@ -173,15 +173,7 @@ class GridMap:
         w, h = 5.6, 3.8
         self.units.append(unit_marker(glyph, colour, shape, x, y, w, h))
         if facing in FACING_VECTORS:
-            dx, dy = FACING_VECTORS[facing]
-            base = (w / 2 if dx else h / 2) + 0.35
-            tip = base + 1.55
-            bx, by = x + dx * base, y + dy * base
-            tx, ty = x + dx * tip, y + dy * tip
-            px, py = -dy * 1.1, dx * 1.1
-            self.units.append(
-                f'<polygon points="{tx:.2f},{ty:.2f} {bx + px:.2f},{by + py:.2f} {bx - px:.2f},{by - py:.2f}" fill="#000"/>'
-            )
+            self.units.append(facing_arrow(x, y, w, h, facing))
         self.units.append(
             boxed_text(col * self.S + 0.5, (row + 1) * self.S - 0.5, code, self.text_size(2.1), "start", "bold")
         )
@@ -201,3 +193,20 @@ class GridMap:
             f"{contour_lines(self.levels, self.columns, self.rows, self.S)}{''.join(self.paths)}{''.join(self.overlays)}"
             f"{level_marks(self.levels, self.S, self.text_size(1.7))}{grid_lines(self.columns, self.rows, self.S, round(self.coord_size(), 2))}{''.join(self.labels)}{''.join(self.units)}</svg>"
         )
+
+
+def facing_arrow(x: float, y: float, w: float, h: float, facing: str) -> str:
+    """An open arrow (shaft and barbs, no fill) out of a marker's side: a side's shape is always a filled
+    outline, so the arrow cannot be read as a triangle badge."""
+    dx, dy = FACING_VECTORS[facing]
+    base = (w / 2 if dx else h / 2) + 0.2
+    tip = base + 1.9
+    bx, by = x + dx * base, y + dy * base
+    tx, ty = x + dx * tip, y + dy * tip
+    px, py = -dy * 0.8, dx * 0.8  # half the barbs' spread, across the shaft
+    back = 0.8  # how far the barbs sweep back from the tip
+    return (
+        f'<path class="facing" d="M{bx:.2f} {by:.2f} L{tx:.2f} {ty:.2f} M{tx - dx * back + px:.2f} {ty - dy * back + py:.2f} '
+        f'L{tx:.2f} {ty:.2f} L{tx - dx * back - px:.2f} {ty - dy * back - py:.2f}" fill="none" stroke="#000" '
+        f'stroke-width="0.45" stroke-linecap="round" stroke-linejoin="round"/>'
+    )

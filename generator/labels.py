@@ -1,0 +1,249 @@
+"""Map label placement: each label's box measured from its text, tried at candidate spots, kept clear of the rest."""
+
+from __future__ import annotations
+
+import math
+import shutil
+import subprocess
+from dataclasses import dataclass, field
+from functools import lru_cache
+
+# A map is drawn in its own user units; every size here is in those units. A label is placed at the
+# first of its candidate spots where its box stays inside the map and clear of every label placed
+# before it and of every obstacle (unit markers, objective stars, side badges); a label that has to
+# move away from what it names gets a leader line back to it.
+
+FALLBACK_EM = 0.62  # the widest average advance of DejaVu Sans, for a machine without the font
+LINE_HEIGHT = 1.2  # a label's box is this many font sizes tall
+
+
+@lru_cache(maxsize=4)
+def _advances(bold: bool) -> tuple[dict, float] | None:
+    """The font's advance widths by character, and its units per em; None when the font cannot be found."""
+    try:
+        from fontTools.ttLib import TTFont
+    except ImportError:  # pragma: no cover - fontTools comes with WeasyPrint
+        return None
+    fc_match = shutil.which("fc-match")
+    if not fc_match:
+        return None
+    pattern = "DejaVu Sans:bold" if bold else "DejaVu Sans"
+    try:
+        path = subprocess.run(
+            [fc_match, "-f", "%{file}", pattern], capture_output=True, text=True, timeout=10, check=True
+        ).stdout.strip()
+        font = TTFont(path, lazy=True)
+        cmap = font.getBestCmap()
+        metrics = font["hmtx"].metrics
+        widths = {chr(code): metrics[name][0] for code, name in cmap.items() if name in metrics}
+        return widths, float(font["head"].unitsPerEm)
+    except (OSError, subprocess.SubprocessError, KeyError, ValueError):
+        return None
+
+
+def text_width(text: str, size: float, bold: bool = False) -> float:
+    """How wide `text` prints at font size `size`, from the font's own advance widths (DejaVu Sans, as the maps set)."""
+    font = _advances(bold)
+    if font is None:
+        return len(text) * size * FALLBACK_EM
+    widths, em = font
+    fallback = widths.get("M", em * FALLBACK_EM)
+    return sum(widths.get(ch, fallback) for ch in text) * size / em
+
+
+@dataclass(frozen=True)
+class Box:
+    """An axis-aligned rectangle in map units."""
+
+    left: float
+    top: float
+    right: float
+    bottom: float
+
+    @classmethod
+    def centred(cls, x: float, y: float, width: float, height: float) -> Box:
+        return cls(x - width / 2, y - height / 2, x + width / 2, y + height / 2)
+
+    @property
+    def width(self) -> float:
+        return self.right - self.left
+
+    @property
+    def height(self) -> float:
+        return self.bottom - self.top
+
+    @property
+    def centre(self) -> tuple[float, float]:
+        return ((self.left + self.right) / 2, (self.top + self.bottom) / 2)
+
+    def overlap(self, other: Box) -> float:
+        """The area both boxes cover (0 when they only touch)."""
+        w = min(self.right, other.right) - max(self.left, other.left)
+        h = min(self.bottom, other.bottom) - max(self.top, other.top)
+        return w * h if w > 0 and h > 0 else 0.0
+
+    def inside(self, other: Box) -> bool:
+        return (
+            self.left >= other.left - 1e-9
+            and self.top >= other.top - 1e-9
+            and self.right <= other.right + 1e-9
+            and self.bottom <= other.bottom + 1e-9
+        )
+
+    def grown(self, by: float) -> Box:
+        return Box(self.left - by, self.top - by, self.right + by, self.bottom + by)
+
+    def nearest(self, x: float, y: float) -> tuple[float, float]:
+        """The point of the box nearest to (x, y)."""
+        return (min(max(x, self.left), self.right), min(max(y, self.top), self.bottom))
+
+
+@dataclass
+class Label:
+    """Text to print near an anchor point, with the box centres to try, best first."""
+
+    text: str
+    size: float
+    anchor: tuple[float, float]
+    candidates: list[tuple[float, float]]
+    bold: bool = False
+    padding: float = 0.0  # extra width either side of the text (a boxed label's white box)
+    kind: str = "label"
+    avoid: list[Box] = field(default_factory=list)  # what this label alone must keep off (its own line)
+    line: list[tuple[float, float]] | None = None  # a line's label names the whole line, not one point of it
+    reach: float | None = None  # how far the box may sit from what it names before it needs a leader line
+    badge: tuple | None = None  # a side badge drawn at the box's left, inside its padding (shape, colour, radius)
+
+    def box_at(self, x: float, y: float) -> Box:
+        width = text_width(self.text, self.size, self.bold) + 2 * self.padding
+        return Box.centred(x, y, width, self.size * LINE_HEIGHT)
+
+
+@dataclass
+class Placed:
+    """Where a label went: its box, and the leader line's ends when it sits away from its anchor."""
+
+    label: Label
+    box: Box
+    leader: tuple[tuple[float, float], tuple[float, float]] | None = None
+
+
+@dataclass
+class Placement:
+    """The placement step for one map: obstacles first, then labels one at a time, each clear of all before it."""
+
+    bounds: Box
+    gap: float = 0.0  # clear space kept around every label
+    obstacles: list[tuple[str, Box]] = field(default_factory=list)
+    placed: list[Placed] = field(default_factory=list)
+
+    def block(self, box: Box, kind: str) -> None:
+        """Something drawn that no label may cover (a unit marker, an objective star, a side badge)."""
+        self.obstacles.append((kind, box))
+
+    def crowding(self, label: Label, box: Box) -> float:
+        """How much of other labels and obstacles the box would cover, and how far it leaves the map."""
+        grown = box.grown(self.gap)
+        covered = sum(grown.overlap(other.box) for other in self.placed)
+        covered += sum(grown.overlap(obstacle) for _, obstacle in self.obstacles)
+        covered += sum(box.overlap(own) for own in label.avoid)
+        if not box.inside(self.bounds):
+            covered += box.width * box.height - box.overlap(self.bounds) + 1e-6
+        return covered
+
+    def place(self, label: Label) -> Placed:
+        """Put the label at its first candidate spot that is clear; if none is, at the least crowded one."""
+        best = None
+        for x, y in label.candidates:
+            box = label.box_at(x, y)
+            crowding = self.crowding(label, box)
+            if crowding == 0:
+                best = (0.0, box)
+                break
+            if best is None or crowding < best[0] - 1e-9:
+                best = (crowding, box)
+        box = best[1]
+        placed = Placed(label, box, self._leader(label, box))
+        self.placed.append(placed)
+        return placed
+
+    def _leader(self, label: Label, box: Box):
+        """A leader from the nearest point of what the label names to the nearest point of its box, if far apart."""
+        reach = label.size * 0.6 if label.reach is None else label.reach
+        points = [label.anchor]
+        if label.line:
+            points = [(b.centre) for b in line_blocks(label.line, 0.0, label.size * 0.25)]
+        ends = []
+        for ax, ay in points:
+            nx, ny = box.nearest(ax, ay)
+            ends.append((math.hypot(nx - ax, ny - ay), (ax, ay), (nx, ny)))
+        distance, start, end = min(ends)
+        return None if distance <= reach else (start, end)
+
+    def collisions(self) -> list[str]:
+        """Every pair of labels whose boxes overlap and every label over an obstacle, as sentences (for tests)."""
+        found = []
+        for i, first in enumerate(self.placed):
+            for second in self.placed[i + 1 :]:
+                if first.box.overlap(second.box) > 1e-6:
+                    found.append(f"label {first.label.text!r} overlaps label {second.label.text!r}")
+            for kind, obstacle in self.obstacles:
+                if first.box.overlap(obstacle) > 1e-6:
+                    found.append(f"label {first.label.text!r} overlaps a {kind}")
+        return found
+
+
+def around(x: float, y: float, width: float, height: float, reach: float, steps: int = 3) -> list[tuple[float, float]]:
+    """Box centres for a label of this size round a point: on it, then above, below, beside and at the
+    corners, each ring `reach` further out, so the nearest clear spot wins."""
+    spots = [(x, y)]
+    for ring in range(1, steps + 1):
+        dx = width / 2 + reach * ring
+        dy = height / 2 + reach * ring
+        spots += [(x, y - dy), (x, y + dy), (x + dx, y), (x - dx, y)]
+        spots += [(x + dx, y - dy), (x - dx, y - dy), (x + dx, y + dy), (x - dx, y + dy)]
+    return spots
+
+
+def beside_line(
+    line: list[tuple[float, float]], line_width: float, width: float, height: float, gap: float
+) -> list[tuple[float, float]]:
+    """Box centres for a label that sits beside a line (a road, river, wall or hedge), never on it: at
+    the middle of each segment and along it, pushed off to either side by half the line's width, half
+    the box's extent across the line and a gap. Longest segments first."""
+    segments = sorted(zip(line, line[1:]), key=lambda seg: -math.hypot(seg[1][0] - seg[0][0], seg[1][1] - seg[0][1]))
+    spots = []
+    for t in (0.5, 0.3, 0.7, 0.15, 0.85):
+        for (x0, y0), (x1, y1) in segments:
+            length = math.hypot(x1 - x0, y1 - y0)
+            if length == 0:
+                continue
+            ux, uy = (x1 - x0) / length, (y1 - y0) / length
+            nx, ny = -uy, ux
+            across = line_width / 2 + abs(nx) * width / 2 + abs(ny) * height / 2 + gap
+            px, py = x0 + (x1 - x0) * t, y0 + (y1 - y0) * t
+            spots += [(px + nx * across, py + ny * across), (px - nx * across, py - ny * across)]
+    return spots
+
+
+def line_blocks(line: list[tuple[float, float]], line_width: float, step: float) -> list[Box]:
+    """A line drawn `line_width` wide as small boxes along it, so a label can be kept off the line itself."""
+    boxes = []
+    half = line_width / 2
+    for (x0, y0), (x1, y1) in zip(line, line[1:]):
+        n = max(1, math.ceil(math.hypot(x1 - x0, y1 - y0) / step))
+        for i in range(n + 1):
+            x, y = x0 + (x1 - x0) * i / n, y0 + (y1 - y0) * i / n
+            boxes.append(Box(x - half, y - half, x + half, y + half))
+    return boxes
+
+
+def leader_svg(placed: Placed, stroke_width: float) -> str:
+    """A thin line from what a label names to the label, drawn under the label's box."""
+    if placed.leader is None:
+        return ""
+    (ax, ay), (bx, by) = placed.leader
+    return (
+        f'<path class="leader" d="M{ax:.2f} {ay:.2f} L{bx:.2f} {by:.2f}" stroke="#333" '
+        f'stroke-width="{stroke_width:.2f}" fill="none"/>'
+    )
