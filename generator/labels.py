@@ -32,11 +32,10 @@ def _advances(bold: bool) -> tuple[dict, float] | None:
         path = subprocess.run(
             [fc_match, "-f", "%{file}", pattern], capture_output=True, text=True, timeout=10, check=True
         ).stdout.strip()
-        font = TTFont(path, lazy=True)
-        cmap = font.getBestCmap()
-        metrics = font["hmtx"].metrics
-        widths = {chr(code): metrics[name][0] for code, name in cmap.items() if name in metrics}
-        return widths, float(font["head"].unitsPerEm)
+        with TTFont(path) as font:
+            metrics = font["hmtx"].metrics
+            widths = {chr(code): metrics[name][0] for code, name in font.getBestCmap().items() if name in metrics}
+            return widths, float(font["head"].unitsPerEm)
     except (OSError, subprocess.SubprocessError, KeyError, ValueError):
         return None
 

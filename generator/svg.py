@@ -6,6 +6,8 @@ import base64
 import math
 from html import escape
 
+from .labels import text_width
+
 MIN_TEXT_PT = 7.1  # the print floor is 7 pt; a little over it so rounding in the PDF never dips below
 PT_MM = 25.4 / 72
 
@@ -81,8 +83,9 @@ def points(pts) -> str:
     return " ".join(f"{x:g},{y:g}" for x, y in pts)
 
 
-def boxed_width(text: str, size: float) -> float:
-    return len(text) * size * 0.62 + size * 0.4
+def boxed_width(text: str, size: float, bold: bool = False) -> float:
+    """A boxed label's width: its text measured from the font's advances, and a fifth of its size either side."""
+    return text_width(text, size, bold) + size * 0.4
 
 
 def boxed_text(
@@ -90,7 +93,7 @@ def boxed_text(
 ) -> str:
     """Text on a white box, so it reads over any terrain (WeasyPrint ignores paint-order halos)."""
     size = round(size, 2)
-    w = boxed_width(text, size)
+    w = boxed_width(text, size, weight == "bold")
     left = x - (w / 2 if anchor == "middle" else 0)
     box = (
         f'<rect x="{left:.2f}" y="{baseline - size * 0.95:.2f}" width="{w:.2f}" height="{size * 1.2:.2f}" rx="{size * 0.2:.2f}" '

@@ -34,6 +34,12 @@ def terrain_map(game) -> dict[tuple[int, int], Cell]:
 
 def draw(game, terrain: dict, units: list) -> tuple[str, list[dict]]:
     """The map as one SVG, and its legend: each terrain drawn and used, then the unit markers."""
+    drawing = grid_map(game, terrain, units)
+    return drawing.svg(), legend_entries(drawing.used)
+
+
+def grid_map(game, terrain: dict, units: list) -> GridMap:
+    """The map with everything on it, before it is drawn (tests read its label placement)."""
     drawing = GridMap(game.grid.columns, game.grid.rows)
     for (c, r), cell in sorted(terrain.items()):
         if cell.level:
@@ -57,12 +63,12 @@ def draw(game, terrain: dict, units: list) -> tuple[str, list[dict]]:
                 drawing.bridge(c, r, horizontal=any(n[1] == r for n in near) if near else True)
     for entry in game.terrain:
         if entry.name:
-            drawing.label(*entry.all_squares()[0], entry.name)
+            drawing.label(entry.all_squares(), entry.name)
     for objective in game.objectives:
         drawing.objective(*objective.at)
     for unit in units:
         drawing.unit(*unit.unit.at, unit.type.glyph, unit.side.colour, unit.side.shape, unit.unit.facing, unit.code)
-    return drawing.svg(), legend_entries(drawing.used)
+    return drawing
 
 
 def glyph_legend(units: list) -> list[dict]:

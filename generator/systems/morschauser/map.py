@@ -4,15 +4,19 @@ from __future__ import annotations
 
 from markupsafe import Markup
 
+from ...labels import Box, Label, Placement, around, leader_svg, text_width
 from ...svg import MIN_TEXT_PT, PT_MM, boxed_text, shape_path
 from .glyphs import unit_marker
 from .looks import GRID_AREA_STYLE, HILL_FILLS, PATH_LOOKS, PATTERN_DEFS, ROAD, trench_line
-from .relief import contour_lines, hill_squares, level_marks
+from .relief import contour_lines, hill_squares
 from .squares import FACING_VECTORS, grid_lines
 
 # A grid game's map: squares lettered by column and numbered by row, terrain per square, paths
 # (roads, rivers) through square centres, contour lines between hill levels, and unit markers.
 # Everything is drawn in units of one square = 10, so sizes read as tenths of a square.
+
+
+ARROW = 1.4  # a facing arrow's length, out of its marker's side
 
 
 class GridMap:
@@ -33,8 +37,11 @@ class GridMap:
         self.paths: list[str] = []
         self.overlays: list[str] = []
         self.units: list[str] = []
-        self.labels: list[str] = []
         self.used: list[str] = []  # legend keys in first-use order
+        # the placement step: markers, arrows and stars are obstacles; unit codes, level marks and place names
+        # are labels, placed in that order once every obstacle is known (place_labels)
+        self.placement = Placement(Box(0, 0, columns * self.S, rows * self.S), gap=0.1)
+        self.pending: list[tuple[int, Label]] = []
 
     # --- geometry ------------------------------------------------------------------------
     def size_mm(self) -> tuple[float, float]:
@@ -153,30 +160,87 @@ class GridMap:
 
     def objective(self, col: int, row: int) -> None:
         x, y = col * self.S, row * self.S
+        star_x, star_y, r = x + self.S - 1.9, y + 1.9, 1.5
         self.overlays.append(
             f'<rect x="{x + 0.35:g}" y="{y + 0.35:g}" width="{self.S - 0.7:g}" height="{self.S - 0.7:g}" fill="none" '
             f'stroke="#000" stroke-width="0.5" stroke-dasharray="1.4 0.8"/>'
-            f'<g fill="#ffd84a" stroke="#000" stroke-width="0.25">{shape_path("star", x + self.S - 1.9, y + 1.9, 1.5)}</g>'
+            f'<g fill="#ffd84a" stroke="#000" stroke-width="0.25">{shape_path("star", star_x, star_y, r)}</g>'
         )
+        self.placement.block(Box(star_x - r, star_y - r, star_x + r, star_y + r), "objective")
         self._use("objective")
 
-    def label(self, col: int, row: int, text: str) -> None:
-        """A place name along the top of a square."""
-        x, y = self.centre(col, row)
+    def label(self, squares: list[tuple[int, int]], text: str) -> None:
+        """A place name along the top of its first square, else of another of its squares, else near them."""
         fs = self.text_size(1.9)
-        self.labels.append(boxed_text(x, row * self.S + 0.7 + fs, text, fs, "middle", "normal", "italic"))
+        pad = fs * 0.2
+        height = fs * 1.2
+        spots = []
+        for col, row in squares:
+            x, y = self.centre(col, row)
+            spots += [(x, row * self.S + 0.7 + height / 2), (x, (row + 1) * self.S - 0.7 - height / 2)]
+        col, row = squares[0]
+        x, y = self.centre(col, row)
+        spots += around(x, y, text_width(text, fs) + 2 * pad, height, self.S * 0.5, steps=4)
+        self.pending.append((2, Label(text, fs, (x, y), spots, padding=pad, kind="place", reach=self.S * 0.5)))
 
     # --- units ----------------------------------------------------------------------------
     def unit(self, col: int, row: int, glyph: str, colour: str, shape: str, facing: str | None, code: str) -> None:
         """A unit marker: frame in the side's colour with its shape, the type's glyph, a facing arrow, its code."""
         x, y = self.centre(col, row)
-        w, h = 5.6, 3.8
+        code_y = y
+        # the marker sits high in its square, so its code fits below it; a south-facing marker sits higher
+        # still, so its arrow fits between the frame and the code
+        y += -1.8 if facing == "south" else -0.6
+        w, h = 5.6, 3.4
         self.units.append(unit_marker(glyph, colour, shape, x, y, w, h))
+        stroke = h * 0.14 / 2
+        self.placement.block(Box.centred(x, y, w, h).grown(stroke), "unit marker")
+        badge = h * 0.3 + h * 0.05
+        self.placement.block(Box.centred(x - w / 2, y - h / 2, 2 * badge, 2 * badge), "unit marker")
         if facing in FACING_VECTORS:
             self.units.append(facing_arrow(x, y, w, h, facing))
-        self.units.append(
-            boxed_text(col * self.S + 0.5, (row + 1) * self.S - 0.5, code, self.text_size(2.1), "start", "bold")
+            self.placement.block(facing_box(x, y, w, h, facing), "facing arrow")
+        # the code goes in a corner of the square clear of the marker and its arrow: bottom left first
+        fs = self.text_size(2.1)
+        size = Label(code, fs, (x, y), [], bold=True, padding=fs * 0.2).box_at(0, 0)
+        left, top = col * self.S + 0.5 + size.width / 2, row * self.S + 0.5 + size.height / 2
+        right, bottom = (col + 1) * self.S - 0.5 - size.width / 2, (row + 1) * self.S - 0.5 - size.height / 2
+        spots = [(left, bottom), (right, bottom), (right, top), (left, top), (x, bottom), (x, top)]
+        self.pending.append(
+            (0, Label(code, fs, (x, code_y), spots, bold=True, padding=fs * 0.2, kind="code", reach=self.S))
         )
+
+    def place_labels(self) -> list:
+        """The placement step: unit codes, then hill level marks, then place names, each clear of all before."""
+        if not self.placement.placed:
+            fs = self.text_size(1.7)
+            for (c, r), lv in sorted(self.levels.items()):
+                if not lv:
+                    continue
+                mark = f"\u25b2{lv}"
+                size = Label(mark, fs, (0, 0), [], bold=True, padding=fs * 0.2).box_at(0, 0)
+                right, bottom = (c + 1) * self.S - 0.3 - size.width / 2, (r + 1) * self.S - 0.5 - size.height / 2
+                left, top = c * self.S + 0.3 + size.width / 2, r * self.S + 0.5 + size.height / 2
+                spots = [(right, bottom), (right, top), (left, top), (left, bottom)]
+                self.pending.append(
+                    (1, Label(mark, fs, self.centre(c, r), spots, True, fs * 0.2, "level", reach=self.S))
+                )
+            for _, label in sorted(self.pending, key=lambda item: item[0]):
+                self.placement.place(label)
+        return self.placement.placed
+
+    def _labels_svg(self) -> str:
+        out = []
+        placed = self.place_labels()
+        out += [leader_svg(p, 0.2) for p in placed]
+        for p in placed:
+            label = p.label
+            style = "italic" if label.kind == "place" else "normal"
+            weight = "bold" if label.bold else "normal"
+            out.append(
+                boxed_text(p.box.left, p.box.top + label.size * 0.95, label.text, label.size, "start", weight, style)
+            )
+        return "".join(out)
 
     # --- drawing ----------------------------------------------------------------------------
     def svg(self) -> Markup:
@@ -191,8 +255,23 @@ class GridMap:
             f'<rect x="0" y="0" width="{W:g}" height="{H:g}" fill="{HILL_FILLS[0]}"/>'
             f"{hill_squares(self.levels, self.S)}{''.join(self.areas)}"
             f"{contour_lines(self.levels, self.columns, self.rows, self.S)}{''.join(self.paths)}{''.join(self.overlays)}"
-            f"{level_marks(self.levels, self.S, self.text_size(1.7))}{grid_lines(self.columns, self.rows, self.S, round(self.coord_size(), 2))}{''.join(self.labels)}{''.join(self.units)}</svg>"
+            f"{grid_lines(self.columns, self.rows, self.S, round(self.coord_size(), 2))}{''.join(self.units)}{self._labels_svg()}</svg>"
         )
+
+
+def facing_box(x: float, y: float, w: float, h: float, facing: str) -> Box:
+    """The box a facing arrow covers (see facing_arrow), kept clear of labels."""
+    dx, dy = FACING_VECTORS[facing]
+    base = (w / 2 if dx else h / 2) + 0.2
+    tip = base + ARROW
+    ends = [(x + dx * base, y + dy * base), (x + dx * tip, y + dy * tip)]
+    spread = 0.8 + 0.25
+    return Box(
+        min(e[0] for e in ends) - (spread if dy else 0.25),
+        min(e[1] for e in ends) - (spread if dx else 0.25),
+        max(e[0] for e in ends) + (spread if dy else 0.25),
+        max(e[1] for e in ends) + (spread if dx else 0.25),
+    )
 
 
 def facing_arrow(x: float, y: float, w: float, h: float, facing: str) -> str:
@@ -200,7 +279,7 @@ def facing_arrow(x: float, y: float, w: float, h: float, facing: str) -> str:
     outline, so the arrow cannot be read as a triangle badge."""
     dx, dy = FACING_VECTORS[facing]
     base = (w / 2 if dx else h / 2) + 0.2
-    tip = base + 1.9
+    tip = base + ARROW
     bx, by = x + dx * base, y + dy * base
     tx, ty = x + dx * tip, y + dy * tip
     px, py = -dy * 0.8, dx * 0.8  # half the barbs' spread, across the shaft

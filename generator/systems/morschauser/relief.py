@@ -1,8 +1,7 @@
-"""How height is drawn on the grid map: each hill square's fill, contour lines between levels, and '▲2' level marks."""
+"""How height is drawn on the grid map: each hill square's fill and the contour lines between levels (its '▲2' marks are placed with the map's labels)."""
 
 from __future__ import annotations
 
-from ...svg import boxed_text, boxed_width
 from .looks import CONTOUR_INK, HILL_FILLS
 
 
@@ -15,22 +14,6 @@ def hill_squares(levels: dict[tuple[int, int], int], S: float) -> str:
                 f'<rect x="{c * S:g}" y="{r * S:g}" width="{S:g}" height="{S:g}" fill="{HILL_FILLS[min(lv, len(HILL_FILLS) - 1)]}"/>'
             )
     return "".join(out)
-
-
-def level_marks(levels: dict[tuple[int, int], int], S: float, font_size: float) -> str:
-    """'▲2' in a square's bottom right corner, its right edge 0.3 in from the square's, clear of the unit code."""
-    return "".join(
-        boxed_text(
-            (c + 1) * S - 0.3 - boxed_width(f"\u25b2{lv}", font_size),
-            (r + 1) * S - 0.5,
-            f"\u25b2{lv}",
-            font_size,
-            "start",
-            "bold",
-        )
-        for (c, r), lv in sorted(levels.items())
-        if lv
-    )
 
 
 def contour_lines(levels: dict[tuple[int, int], int], columns: int, rows: int, S: float) -> str:

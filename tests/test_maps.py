@@ -1,0 +1,174 @@
+"""The maps: labels placed clear of each other and of what is drawn, one symbol per unit type, objectives where named."""
+
+from __future__ import annotations
+
+import math
+import re
+
+import pytest
+from conftest import SCENARIOS
+
+from generator.build import load
+from generator.svg import side_pattern
+from generator.systems.fireteam import map as table
+from generator.systems.fireteam.scenario import read
+from generator.systems.morschauser import battlefield, glyphs, roster
+from generator.systems.morschauser.map import facing_arrow
+from generator.systems.morschauser.scenario import GridScenario
+
+FIRETEAM = "fireteam-tomorrow"
+MORSCHAUSER = "morschauser-modern"
+
+
+def examples(system: str) -> list:
+    return [path for path in sorted(SCENARIOS.glob("*.yaml")) if f"system: {system}" in path.read_text()]
+
+
+def fireteam_map(path) -> table.TableMap:
+    scenario = load(path)
+    battle, forces = read(scenario)
+    return table.table_map(scenario.system.rules, battle, forces, scenario.side_views)
+
+
+def grid_map(path):
+    scenario = load(path)
+    game = GridScenario.of(scenario)
+    units = roster.listed(scenario.system.rules, game, scenario.side_views)
+    return battlefield.grid_map(game, battlefield.terrain_map(game), units)
+
+
+@pytest.mark.parametrize(
+    "path", examples(FIRETEAM) + examples(MORSCHAUSER), ids=lambda p: p.stem if hasattr(p, "stem") else p
+)
+def test_no_map_label_overlaps_another_label_a_unit_or_an_objective(path):
+    """Every example map's placed labels (names, codes, level marks) are clear of each other, of unit markers,
+    facing arrows and objective stars, and inside the map."""
+    drawing = fireteam_map(path) if f"system: {FIRETEAM}" in path.read_text() else grid_map(path)
+    placed = drawing.place_labels()
+    assert placed, "the map has labels"
+    assert drawing.placement.collisions() == []
+    outside = [p.label.text for p in placed if not p.box.inside(drawing.placement.bounds)]
+    assert outside == []
+
+
+def _distance_to_line(box, line) -> float:
+    best = math.inf
+    for (x0, y0), (x1, y1) in zip(line, line[1:]):
+        for i in range(101):
+            x, y = x0 + (x1 - x0) * i / 100, y0 + (y1 - y0) * i / 100
+            nx, ny = box.nearest(x, y)
+            best = min(best, math.hypot(nx - x, ny - y))
+    return best
+
+
+@pytest.mark.parametrize("path", examples(FIRETEAM), ids=lambda p: p.stem)
+def test_a_line_terrain_label_sits_beside_its_line_not_on_it(path):
+    """A road's, river's, wall's or hedge's name keeps off the band it names, yet stays within two font sizes of it."""
+    drawing = fireteam_map(path)
+    lines = [p for p in drawing.place_labels() if p.label.line]
+    for placed in lines:
+        distance = _distance_to_line(placed.box, placed.label.line)
+        assert 0 < distance <= placed.label.reach + 2 * placed.label.size, placed.label.text
+        assert not any(placed.box.overlap(own) > 0 for own in placed.label.avoid), placed.label.text
+
+
+def test_the_deployment_hatching_is_drawn_under_the_terrain_labels():
+    """In bridge.svg every zone's hatched rectangle comes before the first terrain name's text."""
+    svg = str(fireteam_map(SCENARIOS / "bridge.yaml").svg())
+    last_zone = max(m.start() for m in re.finditer(r'fill="url\(#side\d\)"', svg))
+    first_label = svg.index(">Alder wood (light)<")
+    assert last_zone < first_label
+
+
+def _on_piece(feature, x: float, y: float) -> bool:
+    shape = feature.shape
+    coords = getattr(feature, shape)
+    if shape == "rect":
+        left, top, w, h = coords
+        return left <= x <= left + w and top <= y <= top + h
+    if shape == "circle":
+        cx, cy, r = coords
+        return math.hypot(x - cx, y - cy) <= r
+    if shape == "polygon":
+        inside = False
+        for (x0, y0), (x1, y1) in zip(coords, coords[1:] + coords[:1]):
+            if (y0 > y) != (y1 > y) and x < x0 + (y - y0) * (x1 - x0) / (y1 - y0):
+                inside = not inside
+        return inside
+    half = (feature.width or 2) / 2
+    for (x0, y0), (x1, y1) in zip(coords, coords[1:]):
+        length2 = (x1 - x0) ** 2 + (y1 - y0) ** 2 or 1
+        t = max(0, min(1, ((x - x0) * (x1 - x0) + (y - y0) * (y1 - y0)) / length2))
+        if math.hypot(x - x0 - t * (x1 - x0), y - y0 - t * (y1 - y0)) <= half:
+            return True
+    return False
+
+
+@pytest.mark.parametrize("path", examples(FIRETEAM), ids=lambda p: p.stem)
+def test_every_fireteam_objective_lies_on_the_terrain_its_name_names_and_never_in_a_river(path):
+    """ "The bridge" is on the bridge (it was drawn in the river north of it); no objective is in a river."""
+    battle, _ = read(load(path))
+    for objective in battle.objectives:
+        x, y = objective.at
+        words = set(re.findall(r"[a-z]+", objective.name.lower()))
+        named = [f for f in battle.terrain if f.kind in words or (f.name and words & set(f.name.lower().split()))]
+        if named:
+            assert any(_on_piece(f, x, y) for f in named), objective.name
+        rivers = [f for f in battle.terrain if f.kind == "river" and _on_piece(f, x, y)]
+        bridges = [f for f in battle.terrain if f.kind == "bridge" and _on_piece(f, x, y)]
+        assert not rivers or bridges, f"{objective.name} is in the river"
+
+
+def test_every_morschauser_unit_type_draws_its_own_symbol():
+    """No two unit types of the rule data share a glyph, and no two glyphs draw the same picture
+    (field and light field artillery shared one)."""
+    rules = load(examples(MORSCHAUSER)[0]).system.rules
+    types = rules.unit_types
+    by_glyph = {}
+    for unit_type in types:
+        by_glyph.setdefault(unit_type.glyph, []).append(unit_type.name)
+    assert [names for names in by_glyph.values() if len(names) > 1] == []
+    pictures = {glyph: glyphs.unit_glyph(glyph, 10, 10, 8, 6) for glyph in glyphs.UNIT_GLYPHS}
+    assert len(set(pictures.values())) == len(pictures)
+
+
+def test_the_machine_gun_and_the_mortar_point_different_ways():
+    """The mortar's arrow points up (high fire), the machine gun's along the frame: they looked alike."""
+    mortar = glyphs.unit_glyph("mortar", 10, 10, 8, 6)
+    machine_gun = glyphs.unit_glyph("machine-gun", 10, 10, 8, 6)
+    assert "<circle" in mortar and "<circle" not in machine_gun
+    # the machine gun's longest stroke is horizontal: a stroke from x-2.4 to x+2.4 at the centre line
+    assert "H12.400" in machine_gun
+
+
+def test_a_facing_arrow_is_an_open_stroke_unlike_any_filled_side_shape():
+    """A side's badge is a filled shape (a triangle among them); the facing arrow is a shaft and barbs, unfilled."""
+    for facing in ("north", "east", "south", "west"):
+        arrow = facing_arrow(50, 50, 5.6, 3.8, facing)
+        assert 'fill="none"' in arrow and "<polygon" not in arrow
+
+
+def _pattern_lines(markup: str) -> set[tuple]:
+    """A pattern's strokes as (dx, dy) directions, scale-free, so like drawings compare equal."""
+    found = set()
+    for d in re.findall(r'd="([^"]+)"', markup):
+        numbers = [float(n) for n in re.findall(r"-?\d+(?:\.\d+)?", d)]
+        commands = re.findall(r"[MLHVQ]", d)
+        found.add((tuple(commands), tuple(round(n / max(map(abs, numbers)), 3) for n in numbers)))
+    found |= {("circle",)} if "<circle" in markup else set()
+    return found
+
+
+def test_hill_hatching_differs_from_every_deployment_hatching():
+    """The Fireteam hill pattern was the side 'hatch' pattern's very diagonal; in grey the two read alike."""
+    defs = table._pattern_defs()
+    hill = re.search(r'<pattern id="contour".*?</pattern>', defs, re.S).group(0)
+    for pattern in ("hatch", "crosshatch", "dots", "horizontal", "vertical", "zigzag", "grid", "rings"):
+        assert _pattern_lines(hill) != _pattern_lines(side_pattern(pattern, "#000", "p")), pattern
+
+
+def test_the_fireteam_map_has_a_legend_of_its_terrain_kinds():
+    """bridge's map names each terrain kind it uses, with a swatch, under the table."""
+    svg = str(fireteam_map(SCENARIOS / "bridge.yaml").svg())
+    for name in ("Woods", "Building", "Ruins", "River", "Road", "Bridge", "Wall", "Hedge", "Objective"):
+        assert f">{name}</text>" in svg, name
