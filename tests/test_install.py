@@ -72,10 +72,10 @@ def test_wheel_holds_every_module_rule_file_and_template(wheel):
     assert sorted(expected - names) == []
 
 
-def test_installed_wheel_builds_bridge_from_another_folder(wheel, tmp_path):
+def test_installed_wheel_builds_bridge_from_another_folder(wheel, tmp_path, built):
     """The wheel installed (not editable) into a fresh virtual environment gives a `muster` that, run from a folder
     outside the repository, builds scenarios/bridge.yaml into a temporary folder: exit 0 and both PDFs, using the
-    installed code and templates, not the source tree's."""
+    installed code and templates, not the source tree's, and printing the same bytes as the source tree does."""
     venv = tmp_path / "venv"
     subprocess.run([sys.executable, "-m", "venv", "--without-pip", str(venv)], check=True)
     python = venv / ("Scripts/python.exe" if os.name == "nt" else "bin/python")
@@ -108,8 +108,9 @@ def test_installed_wheel_builds_bridge_from_another_folder(wheel, tmp_path):
         text=True,
     )
     assert result.returncode == 0, result.stderr
-    for name in ("bridge.pdf", "bridge-cards.pdf"):
+    for name, from_source in zip(("bridge.pdf", "bridge-cards.pdf"), built("bridge")):
         assert len(PdfReader(out / "bridge" / name).pages) > 0
+        assert (out / "bridge" / name).read_bytes() == from_source.read_bytes(), name
     located = subprocess.run(
         [python, "-c", "import generator.rendering as r; print(r.PACKAGE); print(r.TEMPLATES)"],
         cwd=elsewhere,
