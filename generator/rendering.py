@@ -4,14 +4,18 @@ from __future__ import annotations
 
 from fractions import Fraction
 from functools import lru_cache
+from importlib.resources import files
 from pathlib import Path
 
 import jinja2
 
 from .tables import frac_str
 
-ROOT = Path(__file__).resolve().parent.parent
-TEMPLATES = ROOT / "templates"
+# Muster's own code, and its templates, print CSS and assets. templates/ ships as the package
+# generator.templates (pyproject.toml): a wheel holds it in generator/templates/, an editable install maps
+# the same name to the repository's templates/, so looking it up by name finds it in either.
+PACKAGE = Path(__file__).resolve().parent
+TEMPLATES = Path(files("generator.templates")).resolve()
 
 
 def pct(value, places: int = 1) -> str:

@@ -75,6 +75,19 @@ def built(tmp_path_factory):
 
 os.environ.setdefault("MUSTER_TEST", "1")
 
+
+@pytest.fixture(scope="session", autouse=True)
+def booklet_cache(tmp_path_factory):
+    """The suite's booklets cache in a folder of the test session, never in the user's own cache folder."""
+    before = os.environ.get("MUSTER_CACHE")
+    os.environ["MUSTER_CACHE"] = str(tmp_path_factory.mktemp("booklet-cache"))
+    yield
+    if before is None:
+        del os.environ["MUSTER_CACHE"]
+    else:
+        os.environ["MUSTER_CACHE"] = before
+
+
 # Hypothesis profiles: "quick" for `make test` (three tests x 70 inputs, seconds); "fuzz" for `make fuzz`
 # (MUSTER_FUZZ=1): three fuzz tests x 4,000 = 12,000 generated inputs.
 # make test's slice is derandomised: CI must pass or fail the same way on the same code; make fuzz explores afresh

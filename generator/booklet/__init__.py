@@ -16,9 +16,10 @@ from pathlib import Path
 from ..build import Options
 from ..errors import RenderError
 from ..files import write_atomic
+from .cache import cache_folder, prune
 from .front import front_matter, link_contents
 from .join import finish, join_parts
-from .parts import cache_folder, cache_keys, render_parts
+from .parts import cache_entry, cache_keys, render_parts
 from .plan import load_config, plan_parts
 from .stamp import running_heads, stamp_pages
 
@@ -47,7 +48,7 @@ def booklet(
     config = load_config(config_path)
     parts = plan_parts(paths)
     cache_keys(parts, options)
-    cache = cache_folder(out) if use_cache else None
+    cache = cache_folder() if use_cache else None
     whole = hashlib.sha256(repr((sorted(config.items()), [p.key for p in parts], options)).encode()).hexdigest()
     if cache and (cache / f"booklet-{whole}.pdf").is_file():  # nothing changed: the last booklet is this one
         write_atomic(out, (cache / f"booklet-{whole}.pdf").read_bytes())
@@ -72,6 +73,7 @@ def booklet(
     write_atomic(out, data)
     if cache:
         write_atomic(cache / f"booklet-{whole}.pdf", data)
+        prune(cache, keep={f"booklet-{whole}.pdf", *(cache_entry(part) for part in parts)})
     stats["join"] = time.perf_counter() - t_join
     stats["outside"] = stats.get("outside", 0.0) + stats["join"]
     stats["weasyprint"] = stats.get("weasyprint", 0.0) + t_join - t_front

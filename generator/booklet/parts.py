@@ -13,7 +13,7 @@ from .. import __version__
 from ..build import APPENDIX, Options, choose_seed, compute, pack_html
 from ..engine import render_pdf
 from ..files import write_atomic
-from ..rendering import ROOT, TEMPLATES
+from ..rendering import PACKAGE, TEMPLATES
 from ..sandbox import render_in_pool
 from .plan import Part, load_scenario
 
@@ -25,16 +25,17 @@ PART_PDF_VERSION = "1.4"
 def _fingerprint() -> str:
     """A hash of Muster's code and templates: any change to how pages look invalidates the cache."""
     digest = hashlib.sha256(__version__.encode())
-    for folder, pattern in ((ROOT / "generator", "*.py"), (ROOT / "generator", "*.yaml"), (TEMPLATES, "*")):
+    for folder, pattern in ((PACKAGE, "*.py"), (PACKAGE, "*.yaml"), (TEMPLATES, "*")):
         for path in sorted(folder.rglob(pattern)):
             if path.is_file() and "__pycache__" not in path.parts:
-                digest.update(str(path.relative_to(ROOT)).encode())
+                digest.update(f"{folder.name}/{path.relative_to(folder).as_posix()}".encode())
                 digest.update(path.read_bytes())
     return digest.hexdigest()
 
 
-def cache_folder(out: Path) -> Path:
-    return Path(os.environ.get("MUSTER_CACHE") or out.parent / ".cache" / "booklet")
+def cache_entry(part: Part) -> str:
+    """The part's file name in the cache, key-pages.pdf: the page count is known without reading the PDF."""
+    return f"{part.key}-{part.pages}.pdf"
 
 
 def cache_keys(parts: list[Part], options: Options) -> None:
@@ -50,6 +51,18 @@ def cache_keys(parts: list[Part], options: Options) -> None:
                 code.encode() + repr((part.kind, options, scenario.system.appendix_key(scenario))).encode()
             )
         part.key = digest.hexdigest()
+
+
+def _from_cache(part: Part, cache: Path) -> bool:
+    """Fill in the part from its cached PDF if there is one, marking it used (pruning deletes the oldest first)."""
+    for path in sorted(cache.glob(f"{part.key}-*.pdf")) if cache.is_dir() else []:
+        try:
+            part.pdf, part.pages = path.read_bytes(), int(path.stem.rsplit("-", 1)[1])
+            os.utime(path)
+        except (OSError, ValueError):  # pruned meanwhile by another build, or not a name we wrote
+            continue
+        return True
+    return False
 
 
 def _render_part(args: tuple) -> tuple[bytes, int, dict]:
@@ -72,9 +85,7 @@ def render_parts(
     """Fill in each part's PDF: from the cache where its key is known, else rendered (in parallel)."""
     todo = []
     for part in parts:
-        cached = sorted(cache.glob(f"{part.key}-*.pdf")) if cache and cache.is_dir() else []
-        if cached:  # named key-pages.pdf: the page count is known without reading the PDF
-            part.pdf, part.pages = cached[0].read_bytes(), int(cached[0].stem.rsplit("-", 1)[1])
+        if cache and _from_cache(part, cache):
             step(f"cached {part.title}")
         else:
             todo.append(part)
@@ -87,7 +98,7 @@ def render_parts(
             stats[key] = stats.get(key, 0.0) + seconds
         step(f"rendered {part.title}")
         if cache:
-            write_atomic(cache / f"{part.key}-{pages}.pdf", data)
+            write_atomic(cache / cache_entry(part), data)
 
     # The longest parts go first, so that no worker is left with a long one at the end.
     order = sorted(range(len(todo)), key=lambda i: -len(load_scenario(todo[i].path).doc.source))

@@ -1,0 +1,53 @@
+"""Where the booklet keeps its rendered parts between builds (the user's cache folder), and how it stays small."""
+
+from __future__ import annotations
+
+import os
+import sys
+from pathlib import Path
+
+# What the cache may hold beyond the last build's own files: a 60-page booklet's parts and its whole PDF are
+# a few megabytes, so this keeps dozens of builds' worth of variants (paper, card sizes, edited scenarios).
+LIMIT_BYTES = 200 * 1024 * 1024
+
+
+def user_cache_folder() -> Path:
+    """The platform's per-user cache folder for Muster: $XDG_CACHE_HOME/muster (else ~/.cache/muster) on Linux
+    and other Unixes, ~/Library/Caches/muster on macOS, %LOCALAPPDATA%\\muster\\Cache on Windows."""
+    if sys.platform == "win32":
+        local = os.environ.get("LOCALAPPDATA")
+        return (Path(local) if local else Path.home() / "AppData" / "Local") / "muster" / "Cache"
+    if sys.platform == "darwin":
+        return Path.home() / "Library" / "Caches" / "muster"
+    xdg = os.environ.get("XDG_CACHE_HOME", "")
+    # the XDG base directory specification: a relative path is invalid and is ignored
+    return (Path(xdg) if os.path.isabs(xdg) else Path.home() / ".cache") / "muster"
+
+
+def cache_folder() -> Path:
+    """The booklet cache: $MUSTER_CACHE when set, else booklet/ in the user's cache folder, wherever --out points."""
+    override = os.environ.get("MUSTER_CACHE")
+    return Path(override) if override else user_cache_folder() / "booklet"
+
+
+def prune(folder: Path, keep: set[str]) -> None:
+    """Delete cached PDFs, oldest first, until the folder holds at most LIMIT_BYTES; the files named in `keep`
+    (the last build's parts and booklet) stay whatever their size."""
+    entries = []
+    for path in folder.glob("*.pdf"):
+        try:
+            stat = path.stat()
+        except OSError:  # removed meanwhile by another build's pruning
+            continue
+        entries.append((stat.st_mtime, path.name, stat.st_size, path))
+    total = sum(size for _, _, size, _ in entries)
+    for _, name, size, path in sorted(entries):
+        if total <= LIMIT_BYTES:
+            break
+        if name in keep:
+            continue
+        try:
+            path.unlink(missing_ok=True)
+        except OSError:  # not ours to delete (permissions): leave it and count it
+            continue
+        total -= size
