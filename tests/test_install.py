@@ -7,7 +7,6 @@ import shutil
 import subprocess
 import sys
 import sysconfig
-import tomllib
 import zipfile
 from pathlib import Path
 
@@ -20,24 +19,12 @@ def _source_files(folder: Path) -> list[Path]:
     return sorted(p for p in folder.rglob("*") if p.is_file() and "__pycache__" not in p.parts)
 
 
-def _importable_folders() -> set[str]:
-    """Every folder Python could import as a package from the source tree, named as it is installed."""
-    names = set()
-    for top, installed in ((ROOT / "generator", "generator"), (ROOT / "templates", "generator.templates")):
-        names.add(installed)
-        for folder in top.rglob("*"):
-            parts = folder.relative_to(top).parts
-            if folder.is_dir() and "__pycache__" not in parts and all(part.isidentifier() for part in parts):
-                names.add(".".join((installed, *parts)))
-    return names
-
-
-def test_pyproject_lists_every_package_folder():
-    """pyproject.toml lists its packages by hand (templates/ is mapped into generator/): a new system's folder
-    under generator/systems/ or templates/ that is not listed would be left out of the wheel, or warned about."""
-    listed = set(tomllib.loads((ROOT / "pyproject.toml").read_text())["tool"]["setuptools"]["packages"])
-    assert _importable_folders() - listed == set(), "add these to [tool.setuptools] packages in pyproject.toml"
-    assert listed - _importable_folders() == set(), "pyproject.toml lists packages that no longer exist"
+def test_templates_ship_as_the_generator_templates_package():
+    """generator/templates links to the top-level templates/, so setuptools' find ships them as generator.templates
+    and a new system's folders need no line in pyproject.toml."""
+    link = ROOT / "generator" / "templates"
+    assert link.is_symlink() and link.resolve() == (ROOT / "templates").resolve()
+    assert (ROOT / "templates" / "__init__.py").is_file()
 
 
 @pytest.fixture(scope="module")
