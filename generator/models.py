@@ -4,7 +4,7 @@ A model is checked by the same machinery as every input (schema.Record: every pr
 file, line and column, with "did you mean"), then built as an instance, so code after validation reads
 attributes of typed objects instead of `data["a"]["b"]` chains. The dataclass field is the schema:
 
-    @dataclass(frozen=True)
+    @dataclass(frozen=True, kw_only=True)  # keyword-only: keys keep the file's order, required or not
     class Weapon(Model):
         '''One weapon of the weapon table.'''
 
@@ -21,7 +21,7 @@ from collections.abc import Callable
 from typing import Any
 
 from .errors import InputProblems
-from .schema import INVALID, Checker, Key, ListOf, Record, Spec, Str
+from .schema import INVALID, Checker, Int, Key, ListOf, Record, Spec, Str
 
 _REQUIRED = dataclasses.MISSING
 
@@ -195,6 +195,9 @@ class MapOf(Spec):
             return INVALID
         out = {}
         for name, item in value.items():
+            # YAML mapping keys reach us as text: a table keyed by numbers (D6 faces) reads '1' as 1
+            if isinstance(self.name, Int) and isinstance(name, str) and name.lstrip("+-").isdigit():
+                name = int(name)
             checked_name = self.name.check(name, path + (name,), checker)
             checked = self.value.check(item, path + (name,), checker)
             out[checked_name] = checked
@@ -209,6 +212,37 @@ class MapOf(Spec):
             "minProperties": self.min,
             "maxProperties": self.max,
         }
+
+
+class Face(Spec):
+    """A die face written as a mapping key (YAML keys reach us as text): '1' becomes 1."""
+
+    def expected(self):
+        return "a die face, a whole number from 1"
+
+    def check(self, value, path, checker):
+        if isinstance(value, str) and value.isdigit() and 1 <= int(value) <= 20:
+            return int(value)
+        return self.wrong(value, path, checker)
+
+    def json_schema(self):
+        return {"type": "string", "pattern": "^[0-9]+$"}
+
+
+def check_faces(die: int, faces, path: tuple, checker) -> None:
+    """A D6 table must name every face from 1 to the die's size, and no other."""
+    missing = [f for f in range(1, die + 1) if f not in faces]
+    extra = sorted(f for f in faces if not 1 <= f <= die)
+    if missing or extra:
+        found = "; ".join(
+            part
+            for part in (
+                missing and f"missing {', '.join(map(str, missing))}",
+                extra and f"no face {', '.join(map(str, extra))}",
+            )
+            if part
+        )
+        checker.report(path, f"a D{die} table covers the faces 1 to {die} exactly ({found})")
 
 
 def check_document(doc, spec: Spec) -> Any:

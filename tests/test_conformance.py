@@ -128,7 +128,6 @@ def test_system_has_its_pack_and_cards_templates(system_id, template):
     assert (ROOT / "templates" / system_id / template).is_file()
 
 
-# docs/fireteam-tomorrow.md is being written on another branch (issue 10: Fireteam's keys move out of README.md)
 @pytest.mark.parametrize("system_id", SYSTEMS)
 def test_system_has_a_docs_page(system_id):
     """docs/<id>.md documents the scenario keys the system adds."""

@@ -102,3 +102,19 @@ class Short(Model):
     """A table that needs a weapon."""
 
     weapons: list = key(ListOf(Typed(Weapon), min=1), "The weapons.")
+
+
+@dataclass(frozen=True)
+class HitTable(Model):
+    """A D6 table keyed by face."""
+
+    hits: dict = key(MapOf(Int(1, 6), Str(20)), "What each face does.")
+
+
+def test_a_table_keyed_by_numbers_reads_yaml_keys_as_numbers():
+    """YAML mapping keys reach the checks as text: a table keyed by Int faces takes '1' as 1 and refuses 7 as a number."""
+    table = check_document(load_text("hits: {1: miss, 6: hit}\n", "rules.yaml"), Typed(HitTable))
+    assert table.hits == {1: "miss", 6: "hit"}
+    with pytest.raises(InputProblems) as caught:
+        check_document(load_text("hits: {7: hit}\n", "rules.yaml"), Typed(HitTable))
+    assert [p.message for p in caught.value.problems] == ["expected a whole number from 1 to 6 (got 7)"]

@@ -30,12 +30,14 @@ def _broken(system_id: str, tmp_path, monkeypatch, edit):
 
 def _rename_title(text: str):
     match = re.search(r"^title:", text, re.M)
+    assert match, "every rules.yaml has a top-level `title:` (the system's name as printed)"
     line = text.count("\n", 0, match.start()) + 1
     return text[: match.start()] + "titel:" + text[match.end() :], line, 1
 
 
 def _word_for_number(text: str):
     match = re.search(r"^(\s+)(\w+): ([0-9]+)[ \t]*(#.*)?$", text, re.M)
+    assert match, "this check needs one indented `key: <whole number>` line in rules.yaml to break"
     line = text.count("\n", 0, match.start()) + 1
     start = match.start(3)
     return text[:start] + "many" + text[match.end(3) :], line, len(match.group(1)) + len(match.group(2)) + 3

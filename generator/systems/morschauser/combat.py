@@ -4,40 +4,9 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from ...models import MapOf, Model, Typed, UniqueNames, key, note_key
-from ...schema import Bool, Int, ListOf, Spec
+from ...models import Face, MapOf, Model, Typed, UniqueNames, check_faces, key, note_key
+from ...schema import Bool, Int, ListOf
 from .rule_data import ID, NAME, PROSE, Note, refers
-
-
-class Face(Spec):
-    """A die face written as a mapping key (YAML keys reach us as text): '1' becomes 1."""
-
-    def expected(self):
-        return "a die face, a whole number from 1"
-
-    def check(self, value, path, checker):
-        if isinstance(value, str) and value.isdigit() and 1 <= int(value) <= 20:
-            return int(value)
-        return self.wrong(value, path, checker)
-
-    def json_schema(self):
-        return {"type": "string", "pattern": "^[0-9]+$"}
-
-
-def faces_of(die: int, faces, path: tuple, checker) -> None:
-    """A D6 table must name every face from 1 to the die's size, and no other."""
-    missing = [f for f in range(1, die + 1) if f not in faces]
-    extra = sorted(f for f in faces if not 1 <= f <= die)
-    if missing or extra:
-        found = "; ".join(
-            part
-            for part in (
-                missing and f"missing {', '.join(map(str, missing))}",
-                extra and f"no face {', '.join(map(str, extra))}",
-            )
-            if part
-        )
-        checker.report(path, f"a D{die} table covers the faces 1 to {die} exactly ({found})")
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -132,7 +101,7 @@ class Artillery(Model):
         spots = [spot.id for spot in self.landing]
         refers(self.scatter_default, list(self.scatter), "a scatter scheme", path + ("scatter_default",), checker)
         for scheme_id, scheme in self.scatter.items():
-            faces_of(self.die, scheme.faces, path + ("scatter", scheme_id, "faces"), checker)
+            check_faces(self.die, scheme.faces, path + ("scatter", scheme_id, "faces"), checker)
             for face, spot in scheme.faces.items():
                 refers(spot, spots, "a landing spot", path + ("scatter", scheme_id, "faces", str(face)), checker)
         for fire, faces in self.effect.items():
