@@ -45,11 +45,14 @@ def booklet(
     """
     options = options or Options()
     stats: dict = {}
-    config = load_config(config_path)
+    config, paths = load_config(config_path, paths)
     parts = plan_parts(paths)
     cache_keys(parts, options)
     cache = cache_folder() if use_cache else None
-    whole = hashlib.sha256(repr((sorted(config.items()), [p.key for p in parts], options)).encode()).hexdigest()
+    logo = Path(config["logo"]).read_bytes() if config.get("logo") else b""
+    whole = hashlib.sha256(
+        repr((sorted(config.items()), [p.key for p in parts], options)).encode() + hashlib.sha256(logo).digest()
+    ).hexdigest()
     if cache and (cache / f"booklet-{whole}.pdf").is_file():  # nothing changed: the last booklet is this one
         write_atomic(out, (cache / f"booklet-{whole}.pdf").read_bytes())
         statistics(stats)

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from pathlib import Path
+
 from pypdf.generic import ArrayObject, NameObject, TextStringObject
 
 from .. import __version__, markup
@@ -28,21 +30,28 @@ def _render_front(config: dict, parts: list[Part], options: Options) -> tuple[by
             for p in appendices
         ],
         systems=systems,
+        logo=Path(config["logo"]).as_uri() if config.get("logo") else None,
         page_size={"a4": "A4", "letter": "letter"}[options.paper],
         version=__version__,
     )
     links: list = []
-    data, pages = render_pdf(html, TEMPLATES, None, tags=True, links=links, pdf_version=PART_PDF_VERSION)
+    # the logo is the one picture the front matter reads, from the config's folder (checked in plan.load_config)
+    folder = Path(config["logo"]).parent if config.get("logo") else None
+    data, pages = render_pdf(html, TEMPLATES, folder, tags=True, links=links, pdf_version=PART_PDF_VERSION)
     return data, pages, links
 
 
 def front_matter(config: dict, parts: list[Part], options: Options) -> tuple[bytes, int, int]:
-    """Number every part's first page and render the front matter: its PDF, its pages and the booklet's."""
+    """Number every part's first page and render the front matter: its PDF, its pages and the booklet's.
+
+    Printed double-sided, a part that would start on a left-hand (even) page gets a blank page before it."""
     # The front matter's length decides every page number; settle it (it rarely takes a second pass).
     front_pages = 0
     for _ in range(3):
         page = front_pages + 1
         for part in parts:
+            part.blank_before = bool(config.get("double_sided")) and page % 2 == 0
+            page += part.blank_before
             part.start = page
             page += part.pages
         front, counted, _ = _render_front(config, parts, options)

@@ -15,13 +15,17 @@ from .structure import TreeJoin
 
 
 def join_parts(front: bytes, parts: list[Part]) -> PdfWriter:
-    """The front matter then every part, each bookmarked and its structure tree hung under the booklet's."""
+    """The front matter then every part, each bookmarked and its structure tree hung under the booklet's;
+    a blank page goes before a part marked blank_before, so its bookmark opens its own first page."""
     writer = PdfWriter()
     tree = TreeJoin(writer)
     readers = []  # kept alive: pypdf knows what it copied from each reader by the reader's id()
-    for data, label, title in [(front, None, "Cover and contents")] + [
-        (part.pdf, part.label, part.label) for part in parts
+    for data, label, title, blank in [(front, None, "Cover and contents", False)] + [
+        (part.pdf, part.label, part.label, part.blank_before) for part in parts
     ]:
+        if blank:
+            box = writer.pages[-1].mediabox
+            writer.add_blank_page(box.width, box.height)
         first = len(writer.pages)
         readers.append(PdfReader(io.BytesIO(data), strict=True))  # our own output: skips re-checking every xref entry
         writer.append(readers[-1], outline_item=label, import_outline=True)

@@ -15,6 +15,7 @@ from ..engine import render_pdf
 from ..files import write_atomic
 from ..rendering import PACKAGE, TEMPLATES
 from ..sandbox import render_in_pool
+from .appendix import appendix_html
 from .plan import Part, load_scenario
 
 # Parts are tagged and written without object streams (PDF 1.4 has none): pypdf then reads only the
@@ -44,12 +45,12 @@ def cache_keys(parts: list[Part], options: Options) -> None:
     for part in parts:
         digest = hashlib.sha256(code.encode())
         digest.update(repr((part.kind, replace(options, fronts_only=False))).encode())
-        scenario = load_scenario(part.path)
-        digest.update(scenario.doc.source)
-        if part.kind == APPENDIX:  # an appendix depends on the system and its variants, not the scenario
+        if part.kind == APPENDIX:  # an appendix depends on the system and its variant sets, not the scenarios
             digest = hashlib.sha256(
-                code.encode() + repr((part.kind, options, scenario.system.appendix_key(scenario))).encode()
+                code.encode() + repr((part.kind, options, [k for k, _ in part.variant_sets])).encode()
             )
+        else:
+            digest.update(load_scenario(part.path).doc.source)
         part.key = digest.hexdigest()
 
 
@@ -67,12 +68,14 @@ def _from_cache(part: Part, cache: Path) -> bool:
 
 def _render_part(args: tuple) -> tuple[bytes, int, dict]:
     """Render one chapter or appendix to PDF bytes (runs in a worker process), timing our share and WeasyPrint's."""
-    path, mode, options = args
+    paths, mode, options = args
     t0 = time.perf_counter()
-    scenario = load_scenario(path)
-    seed = choose_seed(scenario, options.seed)
-    pack, _ = compute(scenario, seed, options, with_cards=False)
-    html = pack_html(scenario, pack, mode)
+    sets = []
+    for names, path in paths:
+        scenario = load_scenario(path)
+        pack, _ = compute(scenario, choose_seed(scenario, options.seed), options, with_cards=False)
+        sets.append((names, scenario, pack))
+    html = appendix_html(sets) if mode == APPENDIX else pack_html(scenario, pack, mode)
     t1 = time.perf_counter()
     # tagged, without object streams: the join copies the structure tree by the xref's offsets
     data, pages = render_pdf(html, TEMPLATES, scenario.doc.folder, tags=True, pdf_version=PART_PDF_VERSION)
@@ -89,7 +92,8 @@ def render_parts(
             step(f"cached {part.title}")
         else:
             todo.append(part)
-    args = [(p.path, p.kind, options) for p in todo]
+    # a chapter reads its scenario; an appendix one scenario of each variant set of its system
+    args = [(p.variant_sets if p.kind == APPENDIX else [((), p.path)], p.kind, options) for p in todo]
     stats["rendered"] = len(todo)
 
     def done(part: Part, data: bytes, pages: int, timing: dict) -> None:

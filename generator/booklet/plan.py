@@ -1,15 +1,19 @@
-"""The booklet's plan: its cover data, and the parts to render (a chapter per scenario, an appendix per system)."""
+"""The booklet's plan: its cover data, the chapters' order, and the parts to render (a chapter per scenario,
+an appendix per system)."""
 
 from __future__ import annotations
 
 import os
-from dataclasses import dataclass
+from dataclasses import dataclass, field
+from pathlib import Path
 
+from .. import markup
 from ..build import APPENDIX, CHAPTER, load
 from ..errors import InputProblems, Problem
+from ..fetcher import make_fetcher
 from ..loading import load_file
 from ..scenario import NAME_PATTERN
-from ..schema import INVALID, Checker, Key, Markdown, Record, Str
+from ..schema import INVALID, Bool, Checker, Key, ListOf, Markdown, Record, Str, suggest
 
 CONFIG = Record(
     [
@@ -23,6 +27,27 @@ CONFIG = Record(
         ),
         Key("author", Str(80, NAME_PATTERN, "a name"), "Who edited the booklet (the PDF's author).", required=False),
         Key("introduction", Markdown(), "A foreword in Markdown, on the cover.", required=False, default=""),
+        Key(
+            "chapters",
+            ListOf(Str(200, None, "a scenario file name"), min=1),
+            "The scenario files in the order their chapters print (each file given on the command line, once);"
+            " the command line's order when left out.",
+            required=False,
+        ),
+        Key(
+            "logo",
+            Str(200, None, "a picture file beside this file"),
+            "The club's logo on the cover: a PNG, JPEG, GIF, WebP or SVG file in this file's folder.",
+            required=False,
+        ),
+        Key(
+            "double_sided",
+            Bool(),
+            "Printed on both sides: every chapter and appendix starts on a right-hand (odd) page, after a blank"
+            " left-hand page where needed, so one scenario's sheets can be pulled out.",
+            required=False,
+            default=False,
+        ),
     ]
 )
 
@@ -40,8 +65,11 @@ class Part:
     key: str = ""  # cache key
     pdf: bytes = b""
     pages: int = 0
-    start: int = 0
+    start: int = 0  # its first printed page in the booklet
     letter: str = ""
+    blank_before: bool = False  # a blank left-hand page goes before it (double-sided printing)
+    # an appendix: each variant set of its system in use, as (variant names, a scenario playing them)
+    variant_sets: list[tuple[tuple[str, ...], str]] = field(default_factory=list)
 
     @property
     def label(self) -> str:
@@ -49,16 +77,93 @@ class Part:
         return self.title if self.kind == CHAPTER else f"Appendix {self.letter}: {self.title}"
 
 
-def load_config(path: str | None) -> dict:
+DEFAULT_CONFIG = {
+    "club": "Muster",
+    "season": "Scenarios",
+    "title": "Scenario booklet",
+    "author": "",
+    "introduction": "",
+    "chapters": None,
+    "logo": None,
+    "double_sided": False,
+}
+
+
+def load_config(path: str | None, paths: list[str]) -> tuple[dict, list[str]]:
+    """The booklet's cover data, and the scenario files in the order their chapters print.
+
+    Every problem of the config is collected and reported together; a logo is resolved to its file
+    (config["logo"] becomes its absolute path) under the same rules as a scenario's pictures."""
     if path is None:
-        return {"club": "Muster", "season": "Scenarios", "title": "Scenario booklet", "author": "", "introduction": ""}
+        return dict(DEFAULT_CONFIG), list(paths)
     doc = load_file(path)
     checker = Checker(doc)
     data = CONFIG.check(doc.data, (), checker)
+    if data is not INVALID and not checker.problems:
+        paths = _chapter_order(data["chapters"], paths, doc, checker)
+        data["logo"] = _logo(data["logo"], doc, checker)
     if checker.problems or data is INVALID:
         raise InputProblems(checker.problems)
     data["title"] = data.get("title") or f"{data['club']} scenarios"
-    return data
+    return data, paths
+
+
+def _chapter_order(names: list[str] | None, paths: list[str], doc, checker: Checker) -> list[str]:
+    """The command line's files in the order `chapters` names them. A name is a file name (bridge.yaml)
+    or a path from the config's folder (../scenarios/bridge.yaml); each file is named exactly once."""
+    if names is None:
+        return list(paths)
+    given = [Path(p).name for p in paths]
+    ordered: list[str] = []
+    for index, name in enumerate(names):
+        where = ("chapters", index)
+        if "/" in name:
+            target = (doc.folder / name).resolve()
+            matches = [p for p in paths if Path(p).resolve() == target]
+        else:
+            matches = [p for p in paths if Path(p).name == name]
+        if not matches:
+            checker.report(
+                where,
+                f"{name!r} is not one of the scenarios given{suggest(Path(name).name, given)}; expected one of {', '.join(given)}",
+            )
+        elif len(matches) > 1:
+            checker.report(
+                where, f"{name!r} names {len(matches)} of the scenarios given; write its path from this file's folder"
+            )
+        elif matches[0] in ordered:
+            checker.report(where, f"{name!r} is named twice; each scenario prints once")
+        else:
+            ordered.append(matches[0])
+    missing = [Path(p).name for p in paths if p not in ordered]
+    if missing:
+        checker.report(
+            ("chapters",),
+            f"every scenario given must be listed; missing {', '.join(missing)}",
+        )
+    return ordered
+
+
+def _logo(name: str | None, doc, checker: Checker) -> str | None:
+    """The logo's absolute path, checked as a scenario's pictures are: a plain relative path
+    (generator/markup.py), a real picture file inside the config's folder (generator/fetcher.py)."""
+    if name is None:
+        return None
+    if markup._keep_attribute("img", "src", name) is None:  # the rule a briefing's picture meets
+        checker.report(
+            ("logo",),
+            f"expected a plain relative path to a PNG, JPEG, GIF, WebP or SVG file in {doc.folder.name}/ (got {name!r})",
+        )
+        return None
+    from weasyprint.urls import FatalURLFetchingError
+
+    fetcher = make_fetcher(doc.folder)
+    try:
+        fetcher.fetch((doc.folder / name).as_uri())
+    except FatalURLFetchingError:
+        checker.report(("logo",), fetcher.refused[-1] if fetcher.refused else f"cannot read {name!r}")
+        return None
+    return str((doc.folder / name).resolve())
 
 
 _LOADED: dict = {}  # per process: a scenario read once serves its chapter and its system's appendix
@@ -88,7 +193,7 @@ def plan_parts(paths: list[str]) -> list[Part]:
     if problems:
         raise InputProblems(problems)
     parts = []
-    appendices: dict[tuple, Part] = {}
+    appendices: dict[str, Part] = {}  # one per system, in the order the chapters first use it
     for scenario in scenarios:
         parts.append(
             Part(
@@ -100,12 +205,18 @@ def plan_parts(paths: list[str]) -> list[Part]:
                 scenario.data.get("author") or "",
             )
         )
-        key = scenario.system.appendix_key(scenario)
-        if key not in appendices:
-            variants = ", ".join(key[1]) if len(key) > 1 and key[1] else ""
-            title = scenario.system.title + (f" ({variants})" if variants else "")
-            appendices[key] = Part(APPENDIX, scenario.doc.file, title, f"Appendix: {title}", scenario.system.title)
+        system = scenario.system
+        if system.id not in appendices:
+            appendices[system.id] = Part(APPENDIX, scenario.doc.file, system.title, "", system.title)
+        # its variants get their own sections inside the system's appendix (generator/booklet/appendix.py)
+        part = appendices[system.id]
+        key = system.appendix_key(scenario)  # (system id, its variant names)
+        names = tuple(key[1]) if len(key) > 1 else ()
+        if names not in [n for n, _ in part.variant_sets]:
+            part.variant_sets.append((names, scenario.doc.file))
     for letter, part in zip("ABCDEFGHIJKLMNOPQRSTUVWXYZ", appendices.values()):
         part.letter = letter
         part.head = f"Appendix {letter}: {part.title}"
+        part.variant_sets.sort()  # the rules as written (no variants) first
+        part.path = part.variant_sets[0][1]
     return parts + list(appendices.values())

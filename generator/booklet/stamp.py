@@ -15,9 +15,11 @@ from .plan import Part
 
 def running_heads(config: dict, parts: list[Part], front_pages: int, options: Options) -> PdfReader:
     """One page of running head and page number for each page of the booklet, on an empty page."""
-    heads = [{"head": "Contents"}] * front_pages
+    heads = [{"head": "Contents", "blank": False}] * front_pages
     for part in parts:
-        heads += [{"head": part.head}] * part.pages
+        if part.blank_before:  # a blank left-hand page stays blank: no running head, no page number
+            heads.append({"head": "", "blank": True})
+        heads += [{"head": part.head, "blank": False}] * part.pages
     stamp_html = render(
         "booklet/stamp.html",
         pages=heads,

@@ -1,0 +1,205 @@
+"""The booklet's page flow: no blank pages, one appendix per system, chapter order and logo from the config,
+odd start pages when double-sided, and contents and bookmarks pointing at each part's first printed page."""
+
+from __future__ import annotations
+
+import re
+import shutil
+
+import pdfplumber
+import pytest
+from conftest import SCENARIOS
+from pypdf import PdfReader
+
+# Two Para Bellum scenarios with different variants (rules as written, discipline) and one WarSpike scenario;
+# their chapters are 3 and 4 pages long, so double-sided printing needs blank pages between some of them.
+GIVEN = ["vesta-relay", "warspike-hold-the-ford", "vesta-relay-discipline"]
+ORDER = ["warspike-hold-the-ford", "vesta-relay-discipline", "vesta-relay"]
+TITLES = {
+    "vesta-relay": "The Vesta Relay",
+    "vesta-relay-discipline": "Vesta Relay, Discipline Variant",
+    "warspike-hold-the-ford": "The Ford at Afon Du",
+}
+MM = 72 / 25.4
+HEAD_BAND, FOOT_BAND = 14 * MM, 15 * MM  # templates/booklet/stamp.css: the running head and page number
+
+
+def _config(double_sided: bool) -> str:
+    chapters = "".join(f"  - {name}.yaml\n" for name in ORDER)
+    return (
+        "club: Test Club\nseason: Spring 2027\nlogo: crest.png\n"
+        f"double_sided: {'true' if double_sided else 'false'}\nchapters:\n{chapters}"
+    )
+
+
+@pytest.fixture(scope="module")
+def club(tmp_path_factory):
+    """The scenarios, a PNG crest and two configs (single- and double-sided) in one folder."""
+    from PIL import Image
+
+    folder = tmp_path_factory.mktemp("club")
+    for name in GIVEN:
+        shutil.copy(SCENARIOS / f"{name}.yaml", folder / f"{name}.yaml")
+    Image.new("RGB", (60, 40), (150, 20, 20)).save(folder / "crest.png")
+    (folder / "single.yaml").write_text(_config(False))
+    (folder / "double.yaml").write_text(_config(True))
+    return folder
+
+
+def _build(folder, config: str, out):
+    from generator.cli import main
+
+    paths = [str(folder / f"{name}.yaml") for name in GIVEN]
+    assert main(["booklet", *paths, "--out", str(out), "--config", str(folder / config), "--jobs", "2"]) == 0
+    return out
+
+
+@pytest.fixture(scope="module")
+def single(club, tmp_path_factory):
+    return _build(club, "single.yaml", tmp_path_factory.mktemp("out") / "single.pdf")
+
+
+@pytest.fixture(scope="module")
+def double(club, single):
+    return _build(club, "double.yaml", single.parent / "double.pdf")  # same folder: the parts come from the cache
+
+
+def _page_texts(path) -> list[tuple[str, str]]:
+    """Each page's running head and the text of its text area (between the head and the page number)."""
+    out = []
+    with pdfplumber.open(path) as pdf:
+        for page in pdf.pages:
+            head = page.crop((0, 0, page.width, HEAD_BAND)).extract_text() or ""
+            body = page.crop((0, HEAD_BAND, page.width, page.height - FOOT_BAND)).extract_text() or ""
+            out.append((head.strip(), body.strip()))
+    return out
+
+
+def _parts(path) -> list[tuple[str, int]]:
+    """The booklet's top-level bookmarks but the front matter's: (title, page number)."""
+    reader = PdfReader(path)
+    return [
+        (item.title, reader.get_destination_page_number(item) + 1)
+        for item in reader.outline
+        if not isinstance(item, list) and item.title not in ("Cover", "Contents")
+    ]
+
+
+def _contents(path) -> list[tuple[str, int]]:
+    """The contents lines' links (a line links its title and its page number): (text, page number it opens)."""
+    reader = PdfReader(path)
+    links = []
+    for annot in reader.pages[1]["/Annots"]:
+        annot = annot.get_object()
+        links.append((str(annot["/Contents"]), reader.get_page_number(annot["/Dest"][0].get_object()) + 1))
+    return list(dict.fromkeys(links))
+
+
+def test_no_page_of_the_booklet_is_blank(single):
+    """Every page has text in its text area: no appendix opens on an empty page (it did, from the pack's
+    zero-height running title filling page 1 ahead of the first section's page break)."""
+    pages = _page_texts(single)
+    blank = [number for number, (_, body) in enumerate(pages, 1) if not body]
+    assert blank == []
+
+
+def test_one_appendix_per_rule_system_with_a_section_per_variant_set(single):
+    """Para Bellum's two variant sets share one appendix, with a section each; the notes print once."""
+    appendices = [title for title, _ in _parts(single) if title.startswith("Appendix")]
+    assert appendices == ["Appendix A: WarSpike Tactical Core", "Appendix B: Para Bellum"]
+    text = "\n".join(body for _, body in _page_texts(single))
+    assert "Para Bellum: Rules as written" in text and "Para Bellum: With discipline" in text
+    assert text.count("Quick reference") == 2  # once for each system, not once per variant set
+    assert len(re.findall(r"^10\. Activation\.", text, flags=re.M)) == 1  # a Para Bellum note, printed once
+
+
+def test_chapters_print_in_the_configs_order(single):
+    """`chapters:` in the config orders the chapters, not the command line; the appendices follow in the
+    order their systems first appear."""
+    chapters = [title for title, _ in _parts(single) if not title.startswith("Appendix")]
+    assert chapters == [TITLES[name] for name in ORDER]
+    assert [text for text, _ in _contents(single)][:3] == chapters
+
+
+def test_the_clubs_logo_is_on_the_cover(single):
+    """The logo named in the config is drawn on page 1, above the club's name."""
+    with pdfplumber.open(single) as pdf:
+        cover = pdf.pages[0]
+        images = cover.images
+        assert len(images) == 1
+        club = [w for w in cover.extract_words() if w["text"] == "Club"][0]
+        assert images[0]["bottom"] <= club["top"]
+
+
+@pytest.mark.parametrize("which", ["single", "double"])
+def test_contents_and_bookmarks_open_each_parts_first_printed_page(which, request):
+    """A part's bookmark and contents link open the page that carries its own running head first and has
+    text, the page before belonging to another part (or left blank)."""
+    path = request.getfixturevalue(which)
+    pages = _page_texts(path)
+    parts = _parts(path)
+    assert len(parts) == 5
+    assert _contents(path) == parts
+    for title, page in parts:
+        head, body = pages[page - 1]
+        assert head.endswith(title) and body, (title, page)
+        assert not pages[page - 2][0].endswith(title), (title, page)
+
+
+def test_double_sided_starts_every_part_on_a_right_hand_page(double, single):
+    """double_sided: every chapter and appendix opens on an odd page; the only pages without text are blank
+    left-hand pages just before a part, with no running head or number. Single-sided has no such page."""
+    pages = _page_texts(double)
+    starts = [page for _, page in _parts(double)]
+    assert all(page % 2 == 1 for page in starts), starts
+    blanks = [number for number, (head, body) in enumerate(pages, 1) if not body]
+    assert blanks and all(number + 1 in starts and number % 2 == 0 for number in blanks), (blanks, starts)
+    assert all(pages[number - 1] == ("", "") for number in blanks)
+    with pdfplumber.open(double) as pdf:
+        assert all(not pdf.pages[number - 1].chars for number in blanks)  # nor a page number
+    assert len(pages) == len(_page_texts(single)) + len(blanks)
+
+
+def _bad(muster, club, tmp_path, config: str):
+    (club / "bad.yaml").write_text(config)
+    out = tmp_path / "booklet.pdf"
+    paths = [club / f"{name}.yaml" for name in GIVEN]
+    result = muster("booklet", *paths, "--out", out, "--config", club / "bad.yaml", "--jobs", "1")
+    assert result.code == 1 and not out.exists() and "Traceback" not in result.err
+    return result.err
+
+
+def test_a_chapter_not_given_is_refused_at_its_line(muster, club, tmp_path):
+    """A name in `chapters` that is not among the scenarios given is refused at its line and column."""
+    err = _bad(
+        muster,
+        club,
+        tmp_path,
+        "club: C\nseason: S\nchapters:\n  - vesta-relay.yaml\n  - vesta-relays.yaml\n"
+        "  - warspike-hold-the-ford.yaml\n  - vesta-relay-discipline.yaml\n",
+    )
+    assert "bad.yaml:5:5: chapters[1]: 'vesta-relays.yaml' is not one of the scenarios given" in err
+    assert "did you mean 'vesta-relay.yaml'" in err
+
+
+def test_a_scenario_left_out_of_chapters_is_refused(muster, club, tmp_path):
+    """Every scenario given must be named in `chapters`; the one left out is named, at the list's line."""
+    err = _bad(muster, club, tmp_path, "club: C\nseason: S\nchapters:\n  - vesta-relay.yaml\n  - vesta-relay.yaml\n")
+    assert "bad.yaml:4:3: chapters: every scenario given must be listed; missing" in err
+    assert "warspike-hold-the-ford.yaml, vesta-relay-discipline.yaml" in err
+    assert "bad.yaml:5:5: chapters[1]: 'vesta-relay.yaml' is named twice" in err
+
+
+@pytest.mark.parametrize(
+    ("logo", "message"),
+    [
+        ("../crest.png", "bad.yaml:3:7: logo: expected a plain relative path"),
+        ("nowhere.png", "bad.yaml:3:7: logo: picture not found: nowhere.png"),
+        ("vesta-relay.yaml", "bad.yaml:3:7: logo: expected a plain relative path to a PNG"),
+        ("fake.png", "bad.yaml:3:7: logo: fake.png is not a picture"),
+    ],
+)
+def test_a_logo_is_held_to_the_rules_for_scenario_pictures(muster, club, tmp_path, logo, message):
+    """The logo must be a real picture file inside the config's folder, named by a plain relative path."""
+    (club / "fake.png").write_text("a text file with a picture's name")
+    assert message in _bad(muster, club, tmp_path, f"club: C\nseason: S\nlogo: {logo}\n")
