@@ -1,4 +1,5 @@
-"""Scenario prose: Markdown to HTML with raw HTML, links and outside pictures neutralised by an allowlist."""
+"""Prose for the page: Markdown to HTML with curly quotes and real dashes, raw HTML, links and outside pictures
+neutralised by an allowlist."""
 
 from __future__ import annotations
 
@@ -54,9 +55,14 @@ def _prepare(text: str) -> str:
     return re.sub(r"^#{1,2}(?=\s)", "###", text, flags=re.MULTILINE)
 
 
+def _markdown(text: str) -> str:
+    # smarty: straight quotes become curly, -- an en dash, --- an em dash, ... an ellipsis, as a publisher prints them
+    return markdown.markdown(_prepare(text), extensions=["tables", "sane_lists", "smarty"], output_format="html")
+
+
 def to_html(text: str, folder: Path | None = None) -> markupsafe.Markup:
     """Render a Markdown field to sanitised HTML; pictures are anchored to the scenario's folder."""
-    html = markdown.markdown(_prepare(text), extensions=["tables", "sane_lists"], output_format="html")
+    html = _markdown(text)
 
     def keep(tag: str, attr: str, value: str) -> str | None:
         value = _keep_attribute(tag, attr, value)
@@ -74,6 +80,21 @@ def to_html(text: str, folder: Path | None = None) -> markupsafe.Markup:
         strip_comments=True,
     )
     return markupsafe.Markup(clean)
+
+
+INLINE_TAGS = {"em", "strong", "code"}
+
+
+_RANGE = re.compile(r"(?<=\d)-(?=\d)")  # 2-5, 2007-2016: an en dash between numbers
+_MINUS = re.compile(r"(?<![\w/])-(?=\d)")  # -1 point: a true minus sign before a lone number
+
+
+def inline(text: str) -> markupsafe.Markup:
+    """Render one paragraph of Markdown (a rule note or line) to inline HTML: emphasis, smart quotes, real dashes."""
+    text = _MINUS.sub("\u2212", _RANGE.sub("\u2013", " ".join(text.split())))
+    html = _markdown(text)
+    clean = nh3.clean(html, tags=INLINE_TAGS, attributes={}, link_rel=None, url_schemes=set(), strip_comments=True)
+    return markupsafe.Markup(clean.strip())
 
 
 def nesting_depth(text: str) -> int:

@@ -8,7 +8,9 @@ from importlib.resources import files
 from pathlib import Path
 
 import jinja2
+import markupsafe
 
+from .markup import inline
 from .tables import frac_str
 
 # Muster's own code, and its templates, print CSS and assets. templates/ ships as the package
@@ -34,6 +36,28 @@ def pct(value, places: int = 1) -> str:
     return text + "%"
 
 
+def chance(value, places: int = 1) -> str:
+    """A chance in words where it is certain: 'never' for 0 and 'always' for 1, else as pct prints it."""
+    value = Fraction(value)
+    if value == 0:
+        return "never"
+    if value == 1:
+        return "always"
+    return pct(value, places)
+
+
+def odds_cell(value, stacked: bool = False) -> markupsafe.Markup:
+    """A table cell's chance: '44.4% 4/9' (the fraction under the percentage when stacked); a certainty is
+    one word, 'never' or 'always', never '0% 0/1' or '100% 1/1'."""
+    value = Fraction(value)
+    if value in (0, 1):
+        return markupsafe.Markup('<span class="pct certain">{}</span>').format(chance(value))
+    gap = markupsafe.Markup("<br>" if stacked else " ")
+    return markupsafe.Markup('<span class="pct">{}</span>{}<span class="frac">{}</span>').format(
+        pct(value), gap, frac_str(value)
+    )
+
+
 def signed(value) -> str:
     """+2, 0, −3 (a true minus sign, which reads better in print than a hyphen)."""
     value = int(value)
@@ -42,6 +66,12 @@ def signed(value) -> str:
 
 def decimal(value, places: int = 2) -> str:
     return f"{float(Fraction(value)):.{places}f}"
+
+
+def heading_stop(label: str):
+    """A run-in heading ends with one stop: 'Stress.' but 'Take Action!' (never 'Take Action!.')."""
+    label = label.rstrip()
+    return inline(label if label.endswith((".", "!", "?", ":")) else label + ".")
 
 
 @lru_cache(maxsize=1)
@@ -54,7 +84,16 @@ def environment() -> jinja2.Environment:
         lstrip_blocks=True,
         auto_reload=False,
     )
-    env.filters.update(pct=pct, frac=frac_str, signed=signed, decimal=decimal)
+    env.filters.update(
+        pct=pct,
+        frac=frac_str,
+        signed=signed,
+        decimal=decimal,
+        chance=chance,
+        odds_cell=odds_cell,
+        markdown=inline,
+        heading_stop=heading_stop,
+    )
     return env
 
 

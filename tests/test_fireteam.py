@@ -165,7 +165,7 @@ def test_cards_are_poker_size_three_by_three_with_backs(built):
     box = reader.pages[0].mediabox
     assert abs(float(box.width) - 595.28) < 0.5 and abs(float(box.height) - 841.89) < 0.5
     text = reader.pages[1].extract_text()
-    assert "seed 1402" in text
+    assert "Deck number 1402" in text
 
 
 def test_letter_paper(built):

@@ -334,7 +334,7 @@ def test_every_interpretation_has_a_note():
     """The reference prints a note for the clamp, Stand Ready!, Fire!, Fire!/Charge!, orders, the deck and the variant."""
     rules = {n["rule"] for n in SYSTEM.reference()["notes"]}
     for name in (
-        "Action points clamped to 0..3",
+        "Action points from 0 to 3",
         "Stand Ready!",
         "Fire!",
         "Fire! and Charge!",

@@ -13,19 +13,43 @@ from ..schema import Checker, Key
 from ..tables import Table
 
 
+def heading(label: str) -> str:
+    """A note's heading as a reader sees it: a bare key (`limits`, `hq_units`) gets spaces and a capital."""
+    label = label.strip()
+    if label and label == label.lower():
+        label = label.replace("_", " ")
+        label = label[0].upper() + label[1:]
+    return label
+
+
 def collect_notes(data: Any, where: str = "") -> list[dict]:
-    """Every `note:` in the rule data with the rule it belongs to, for the reference sheet."""
-    out: list[dict] = []
+    """Every `note:` in the rule data under its heading, for the reference sheet, in the rule file's order.
+
+    A heading is the rule's own name (or title), else the key that holds it, written as a word. Notes that
+    land under one heading (two result bands of one table) print as one entry, so no heading repeats.
+    """
+    merged: dict[str, dict] = {}
+    for rule, note in _notes(data, where):
+        rule = heading(rule)
+        if rule in merged:
+            merged[rule]["note"] += " " + note
+        else:
+            merged[rule] = {"rule": rule, "note": note}
+    return list(merged.values())
+
+
+def _notes(data: Any, where: str) -> list[tuple[str, str]]:
+    out: list[tuple[str, str]] = []
     if isinstance(data, dict):
         label = data.get("name") or data.get("title") or where
         if isinstance(data.get("note"), str):
-            out.append({"rule": str(label), "note": data["note"].strip()})
+            out.append((str(label), data["note"].strip()))
         for key, value in data.items():
             if key != "note":
-                out.extend(collect_notes(value, str(value.get("name", key)) if isinstance(value, dict) else key))
+                out.extend(_notes(value, str(value.get("name", key)) if isinstance(value, dict) else key))
     elif isinstance(data, list):
         for item in data:
-            out.extend(collect_notes(item, where))
+            out.extend(_notes(item, where))
     return out
 
 
