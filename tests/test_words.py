@@ -152,3 +152,15 @@ def test_certain_chances_read_as_words():
     assert str(rendering.odds_cell(Fraction(0))) == '<span class="pct certain">never</span>'
     assert str(rendering.odds_cell(Fraction(1))) == '<span class="pct certain">always</span>'
     assert str(rendering.odds_cell(Fraction(4, 9))) == '<span class="pct">44.4%</span> <span class="frac">4/9</span>'
+
+
+def test_an_inch_mark_after_a_figure_stays_an_inch_mark():
+    """`within 6"` prints a double prime, not the closing quotation mark smarty would make of it; quotes still curl."""
+    from generator.markup import inline, to_html
+
+    for render in (to_html, inline):
+        html = str(render('no enemy within 6" and "held"'))
+        assert "6\u2033" in html and "6\u201d" not in html, html
+        assert "\u201cheld\u201d" in html, html
+        quoted = str(render('squares are written "C4" and bands stop at "3 to 5"'))
+        assert "\u201cC4\u201d" in quoted and "\u201c3 to 5\u201d" in quoted, quoted
