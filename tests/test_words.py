@@ -164,3 +164,14 @@ def test_an_inch_mark_after_a_figure_stays_an_inch_mark():
         assert "\u201cheld\u201d" in html, html
         quoted = str(render('squares are written "C4" and bands stop at "3 to 5"'))
         assert "\u201cC4\u201d" in quoted and "\u201c3 to 5\u201d" in quoted, quoted
+
+
+def test_team_facts_and_cover_headings_read_as_words(built):
+    """Fireteam's team line keeps a space before '· recovers' after jump packs, and the first cover column is
+    'No cover', not 'None cover'."""
+    from pypdf import PdfReader
+
+    pack, _ = built("relay-station")
+    text = "\n".join(page.extract_text() for page in PdfReader(pack).pages)
+    assert "jump packs ·" in text and "jump packs·" not in text
+    assert "No cover" in text and "None cover" not in text
