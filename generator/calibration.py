@@ -6,7 +6,7 @@ from pathlib import Path
 
 from markupsafe import Markup
 
-from . import __version__, cards
+from . import __version__, cards, fonts
 from .engine import html_to_pdf
 from .files import write_atomic
 from .rendering import TEMPLATES, render
@@ -32,7 +32,8 @@ def _ruler_svg() -> Markup:
             parts.append(f'<text x="{centre + 1.6}" y="{centre + mm + 0.9}" font-size="2.6">{mm:+g}</text>')
     return Markup(
         f'<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 {2 * centre} {2 * centre}" width="{2 * centre}mm" height="{2 * centre}mm" '
-        f'font-family="DejaVu Sans"><line x1="{centre - 10}" y1="{centre}" x2="{centre + 10}" y2="{centre}" stroke="#000" stroke-width="0.1"/>'
+        f"font-family='{fonts.TEXT}'>"
+        f'<line x1="{centre - 10}" y1="{centre}" x2="{centre + 10}" y2="{centre}" stroke="#000" stroke-width="0.1"/>'
         f'<line x1="{centre}" y1="{centre - 10}" x2="{centre}" y2="{centre + 10}" stroke="#000" stroke-width="0.1"/>'
         + "".join(parts)
         + "</svg>"

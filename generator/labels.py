@@ -3,51 +3,16 @@
 from __future__ import annotations
 
 import math
-import shutil
-import subprocess
 from dataclasses import dataclass, field
-from functools import lru_cache
+
+from .fonts import text_width
 
 # A map is drawn in its own user units; every size here is in those units. A label is placed at the
 # first of its candidate spots where its box stays inside the map and clear of every label placed
 # before it and of every obstacle (unit markers, objective stars, side badges); a label that has to
 # move away from what it names gets a leader line back to it.
 
-FALLBACK_EM = 0.62  # the widest average advance of DejaVu Sans, for a machine without the font
 LINE_HEIGHT = 1.2  # a label's box is this many font sizes tall
-
-
-@lru_cache(maxsize=4)
-def _advances(bold: bool) -> tuple[dict, float] | None:
-    """The font's advance widths by character, and its units per em; None when the font cannot be found."""
-    try:
-        from fontTools.ttLib import TTFont
-    except ImportError:  # pragma: no cover - fontTools comes with WeasyPrint
-        return None
-    fc_match = shutil.which("fc-match")
-    if not fc_match:
-        return None
-    pattern = "DejaVu Sans:bold" if bold else "DejaVu Sans"
-    try:
-        path = subprocess.run(
-            [fc_match, "-f", "%{file}", pattern], capture_output=True, text=True, timeout=10, check=True
-        ).stdout.strip()
-        with TTFont(path) as font:
-            metrics = font["hmtx"].metrics
-            widths = {chr(code): metrics[name][0] for code, name in font.getBestCmap().items() if name in metrics}
-            return widths, float(font["head"].unitsPerEm)
-    except (OSError, subprocess.SubprocessError, KeyError, ValueError):
-        return None
-
-
-def text_width(text: str, size: float, bold: bool = False) -> float:
-    """How wide `text` prints at font size `size`, from the font's own advance widths (DejaVu Sans, as the maps set)."""
-    font = _advances(bold)
-    if font is None:
-        return len(text) * size * FALLBACK_EM
-    widths, em = font
-    fallback = widths.get("M", em * FALLBACK_EM)
-    return sum(widths.get(ch, fallback) for ch in text) * size / em
 
 
 @dataclass(frozen=True)

@@ -6,6 +6,7 @@ from html import escape
 
 from markupsafe import Markup
 
+from ... import fonts
 from ...labels import Box, Label, Placement, around, beside_line, leader_svg, line_blocks, text_width
 from ...svg import points, shape_path, side_pattern
 from .models import Rules
@@ -260,7 +261,7 @@ class TableMap:
         height_mm = view_height * self.scale
         return Markup(
             f'<svg xmlns="http://www.w3.org/2000/svg" class="map" viewBox="{-m:g} {-m:g} {W + 2 * m:g} {view_height:g}" '
-            f'width="{width_mm:.1f}mm" height="{height_mm:.1f}mm" font-family="DejaVu Sans">'
+            f'width="{width_mm:.1f}mm" height="{height_mm:.1f}mm" font-family=\'{fonts.TEXT}\'>'
             f"<defs>{''.join(self.defs)}</defs>"
             f'<rect x="0" y="0" width="{W:g}" height="{D:g}" fill="#f7f5ee" stroke="#000" stroke-width="0.25"/>'
             f"{body}{''.join(self.zones)}{''.join(self.stars)}{leaders}{labels}{''.join(ticks)}{legend}</svg>"

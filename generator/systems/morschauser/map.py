@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from markupsafe import Markup
 
+from ... import fonts
 from ...labels import Box, Label, Placement, around, leader_svg, text_width
 from ...svg import MIN_TEXT_PT, PT_MM, boxed_text, shape_path
 from .glyphs import unit_marker
@@ -250,7 +251,7 @@ class GridMap:
         width_mm, height_mm = self.size_mm()
         return Markup(
             f'<svg xmlns="http://www.w3.org/2000/svg" class="map grid-map" viewBox="{-m:g} {-m:g} {vw:g} {vh:g}" '
-            f'width="{width_mm:.1f}mm" height="{height_mm:.1f}mm" font-family="DejaVu Sans">'
+            f'width="{width_mm:.1f}mm" height="{height_mm:.1f}mm" font-family=\'{fonts.TEXT}\'>'
             f"<defs>{PATTERN_DEFS}</defs>"
             f'<rect x="0" y="0" width="{W:g}" height="{H:g}" fill="{HILL_FILLS[0]}"/>'
             f"{hill_squares(self.levels, self.S)}{''.join(self.areas)}"

@@ -1,19 +1,16 @@
 """Card geometry and text measurement: each card size's body as cards.css lays it out, and wrapped text counted in rows.
 
-Wrapped text is measured with DejaVu Sans metrics (read with fontTools, found with fc-match), so a block's
+Wrapped text is measured with the bundled text face's advance widths (generator/fonts.py), so a block's
 height is known before WeasyPrint lays it out. Keep GEOMETRY in step with templates/para-bellum/cards.css.
 """
 
 from __future__ import annotations
 
-import shutil
-import subprocess
 from dataclasses import dataclass
-from functools import lru_cache
 from math import ceil
-from pathlib import Path
 
-FALLBACK_EM = 0.68  # per character, when the font cannot be read: wider than any DejaVu Sans letter but W and M
+from ... import fonts
+
 PT_MM = 25.4 / 72
 SLACK_MM = 1.0  # measured lines are kept this much narrower than the body, for rounding and justification
 
@@ -60,41 +57,9 @@ def for_size(size: str) -> Geometry:
     return GEOMETRY[size]
 
 
-@lru_cache(maxsize=2)
-def _font(bold: bool = False):
-    """DejaVu Sans's (or DejaVu Sans Bold's) advance widths in em, or None when the font file cannot be found."""
-    name = "DejaVuSans-Bold.ttf" if bold else "DejaVuSans.ttf"
-    candidates = [Path("/usr/share/fonts/truetype/dejavu") / name]
-    if shutil.which("fc-match"):
-        try:
-            pattern = "DejaVu Sans:bold" if bold else "DejaVu Sans"
-            found = subprocess.run(
-                ["fc-match", "-f", "%{file}", pattern], capture_output=True, text=True, timeout=5
-            ).stdout.strip()
-            if found:
-                candidates.append(Path(found))
-        except (OSError, subprocess.SubprocessError):
-            pass
-    for path in candidates:
-        if path.is_file() and path.suffix.lower() == ".ttf":
-            from fontTools.ttLib import TTFont
-
-            with TTFont(str(path), lazy=True) as font:  # closed at once: read the two tables we need
-                cmap = font.getBestCmap()
-                metrics = font["hmtx"].metrics
-                upem = font["head"].unitsPerEm
-                return {code: metrics[name][0] / upem for code, name in cmap.items()}
-    return None
-
-
 def width_mm(text: str, size_pt: float = 7.0, bold: bool = False) -> float:
-    """How wide `text` prints in DejaVu Sans at this size, in millimetres (bold: every letter bold, an upper bound)."""
-    widths = _font(bold)
-    if widths is None:
-        ems = len(text) * FALLBACK_EM
-    else:
-        ems = sum(widths.get(ord(ch), FALLBACK_EM) for ch in text)
-    return ems * size_pt * PT_MM
+    """How wide `text` prints in the bundled text face at this size, in millimetres (bold: every letter bold)."""
+    return fonts.text_width(text, size_pt, bold) * PT_MM
 
 
 def lines(words: list[float], space: float, room: float) -> int:
