@@ -8,6 +8,7 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from typing import Any
 
+from . import coverage
 from .errors import Problem
 from .loading import Document, PathT
 
@@ -103,6 +104,9 @@ class Str(Spec):
             return self.wrong(value, path, checker)
         if not isinstance(value, str):
             return self.wrong(value, path, checker)
+        if unprintable := coverage.problem(value):
+            checker.report(path, unprintable)
+            return INVALID
         if not value.strip():
             checker.report(path, f"expected {self.expected()} (got empty text)")
             return INVALID
@@ -134,6 +138,9 @@ class Markdown(Spec):
             return self.wrong(value, path, checker)
         if len(value) > self.max_len:
             checker.report(path, f"text longer than {self.max_len} characters ({len(value)})")
+            return INVALID
+        if unprintable := coverage.problem(value):
+            checker.report(path, unprintable)
             return INVALID
         return value
 

@@ -9,6 +9,7 @@ test_hostile.py renders the hostile corpus.
 from __future__ import annotations
 
 import copy
+import json
 from dataclasses import replace
 
 import pytest
@@ -240,3 +241,28 @@ def test_example_scenarios_survive_the_same_checks():
     for name, text in EXAMPLES.items():
         survive(text, name)
         assert load(SCENARIOS / name)
+
+
+# Text as other programs write it: escapes from json.dumps (surrogate pairs for emoji), lone surrogates, control
+# characters, separators, and scripts Muster's fonts do not draw. Each is refused at its position or printed.
+FOREIGN = st.text(
+    alphabet=st.one_of(
+        st.characters(),
+        st.characters(categories=["Cs"]),
+        st.sampled_from(["ก", "न", "😀", "\U0001f525", "\u2028", "\u2029", "\x1b", "\x07", "\u200d", "\ufeff", "Ж"]),
+    ),
+    min_size=1,
+    max_size=60,
+)
+
+
+@given(st.sampled_from(sorted(EXAMPLES)), FOREIGN, st.booleans())
+def test_escapes_surrogates_and_other_scripts_are_refused_or_printable(name, junk, as_json):
+    """Written as JSON escapes or YAML escapes into the title, a side name and the briefing: a problem, or text
+    whose every character the bundled fonts draw (what validate passes, build prints)."""
+    tree = copy.deepcopy(TREES[name])
+    tree["briefing"] = junk
+    tree["title"] = junk[:80]
+    tree["sides"][0]["name"] = junk[:60]
+    text = json.dumps(tree) if as_json else yaml.safe_dump(tree, allow_unicode=False, sort_keys=False)
+    survive(text)
