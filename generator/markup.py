@@ -9,6 +9,8 @@ from pathlib import Path
 import markdown
 import markupsafe
 import nh3
+from markdown.extensions import Extension
+from markdown.treeprocessors import Treeprocessor
 
 TAGS = {
     "p",
@@ -70,9 +72,26 @@ def _prepare(text: str) -> str:
     return re.sub(r"^#{1,2}(?=\s)", "###", text, flags=re.MULTILINE)
 
 
+class _NamePictures(Treeprocessor):
+    """A picture written without a description (`![](map.png)`) is described by its file name: a tagged PDF needs a
+    description for every picture, and the build would otherwise fail on a file `muster validate` passed."""
+
+    def run(self, root):
+        for img in root.iter("img"):
+            if not (img.get("alt") or "").strip():
+                img.set("alt", f"Picture: {Path(img.get('src') or '').name or 'untitled'}")
+
+
+class _Pictures(Extension):
+    def extendMarkdown(self, md):  # noqa: N802 - Python-Markdown's name
+        md.treeprocessors.register(_NamePictures(md), "muster-pictures", 0)
+
+
 def _markdown(text: str) -> str:
     # smarty: straight quotes become curly, -- an en dash, --- an em dash, ... an ellipsis, as a publisher prints them
-    return markdown.markdown(_prepare(text), extensions=["tables", "sane_lists", "smarty"], output_format="html")
+    return markdown.markdown(
+        _prepare(text), extensions=["tables", "sane_lists", "smarty", _Pictures()], output_format="html"
+    )
 
 
 def to_html(text: str, folder: Path | None = None) -> markupsafe.Markup:
