@@ -9,12 +9,7 @@ from pdfcheck import MM
 
 EXAMPLES = sorted(name for names in examples_by_system().values() for name in names)
 ON_LETTER = ["bridge", "relay-station", "vesta-relay", "hill-112"]
-# Known, left for the near-empty-pages work of issue 11: on Letter the Fireteam odds grid's first row of floats goes
-# to the next page whole, leaving the "Odds" part's heading and one sentence alone on a page
-ODDS_GRID_ON_LETTER = pytest.mark.xfail(strict=True, reason="Fireteam odds grid floats move whole to the next page")
-LETTER_CASES = [
-    pytest.param(n, marks=ODDS_GRID_ON_LETTER) if n in ("bridge", "relay-station") else n for n in ON_LETTER
-]
+LETTER_CASES = ON_LETTER
 
 # The page's text area (muster.css: @page margin 14mm 13mm 15mm): the running head and the page number sit outside it
 TOP_MARGIN, BOTTOM_MARGIN = 14 * MM, 15 * MM
