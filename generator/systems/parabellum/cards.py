@@ -13,13 +13,10 @@ BRIEF = frozenset({"mini"})
 
 
 def command_track(rules: Rules, unit: dict) -> dict:
-    """An HQ's Command Points as boxes to strike off, with the order they buy."""
+    """An HQ's Command Points as boxes to strike off, as many a Take Action! order as it costs."""
     order = rules.order
-    each = "One box" if order.cost == 1 else f"{order.cost} boxes"
-    return {
-        "boxes": list(range(1, unit["command_points"] + 1)),
-        "rule": f"{each} per {order.name} order.",
-    }
+    each = "one" if order.cost == 1 else str(order.cost)
+    return {"boxes": list(range(1, unit["command_points"] + 1)), "rule": f"strike off {each} per order"}
 
 
 def unit_cards(rules: Rules, prepared: ForcesPrepared, card_size: str) -> list[dict]:
