@@ -2,18 +2,21 @@
 
 from __future__ import annotations
 
+import re
 from fractions import Fraction
 from itertools import permutations
+from math import factorial
 
 import icepool
+import pdfplumber
 import pytest
-from conftest import SCENARIOS
+from conftest import SCENARIOS, examples_by_system
 from pypdf import PdfReader
 
-from generator.build import load
+from generator.build import Options, load
 from generator.systems import get
-from generator.systems.parabellum import cardfit, measure, odds, plans
-from generator.systems.parabellum.units import Unit, Weapon
+from generator.systems.parabellum import odds, pack, plans, roster
+from generator.systems.parabellum.units import Weapon
 
 SYSTEM = get("para-bellum")
 RULES = SYSTEM.rules
@@ -224,101 +227,47 @@ def _cards_at(scenario, size):
     return SYSTEM.cards(SYSTEM.prepare(scenario, 1), size)
 
 
-def _worst_scenario():
+PARA_BELLUM = examples_by_system()["para-bellum"]
+SIZES = list(SYSTEM.card_sizes)
+
+
+@pytest.mark.parametrize("size", SIZES)
+@pytest.mark.parametrize("name", PARA_BELLUM)
+def test_one_card_per_unit(name, size):
+    """Every example at every card size prints exactly one card for each unit (an HQ's Command Points on it),
+    not a card and follow-on cards of plans, nor a separate Command Point card."""
+    scenario = load(SCENARIOS / f"{name}.yaml")
+    units = [(side["name"], unit.name) for side in scenario.sides for unit in side["units"]]
+    fronts = _cards_at(scenario, size)
+    unit_fronts = [(card["side"].name, card["unit"]["name"]) for card in fronts if "unit" in card]
+    assert sorted(unit_fronts) == sorted(units)
+    hqs = [card for card in fronts if card.get("unit", {}).get("hq")]
+    assert hqs and all(len(card["command"]["boxes"]) == card["unit"]["command_points"] for card in hqs)
+    assert len(fronts) == len(units) + len({action.action for action in RULES.actions})
+
+
+def test_unit_cards_say_which_actions_are_open_and_which_combinations_are_not():
+    """A unit's card names the actions its weapons open, in words (no shorthand), and its Fire!/Charge! limit
+    with the weapons that set it: none for an unarmed unit, only the Short Fire! where a heavy weapon is not Assault."""
     scenario = load(SCENARIOS / "vesta-relay.yaml")
-    worst = Unit(
-        name="Worst",
-        models=1,
-        movement=6,
-        hq=True,
-        command_points=20,
-        stress=0,
-        discipline=None,
-        weapons=[Weapon(name=f"Weapon {i}", tags=["assault"]) for i in range(8)],
+    cards = {card["unit"]["name"]: card for card in _cards_at(scenario, "poker") if "unit" in card}
+    short, long_ = (kind["actions"] for kind in cards["Picket Section"]["kinds"])
+    assert short == ["Move!", "Take Aim!", "Fire! (not heavy)", "Charge!"]
+    assert long_ == ["Run!", "Fire! (all weapons)", "Stand Ready!"]
+    assert cards["Picket Section"]["rules"][-1] == (
+        "No Fire! and Charge! together (Rifles and Grenade launcher: not Assault)."
     )
-    scenario.data["sides"][0]["units"].append(worst)
-    return scenario
-
-
-@pytest.mark.parametrize("size", ["poker", "mini", "tarot"])
-def test_plan_lists_fit_their_cards(size):
-    """At every size, every unit's plans are on its cards exactly once, no card holds more rows than its size
-    allows, and no plan is wider than its column."""
-    scenario = _worst_scenario()
-    geometry = measure.for_size(size)
-    printed: dict[str, list] = {}
-    for card in _cards_at(scenario, size):
-        if "items" not in card:
-            continue
-        assert card["fit"] is geometry
-        unit = card["unit"]
-        assert sum(cardfit.item_rows(item) for item in card["items"]) <= geometry.body_rows, (
-            unit["name"],
-            card["part"],
-        )
-        if card["part"] > 1:
-            assert card["items"][0]["block"] == "legend"
-        for g in card["groups"]:
-            column = geometry.column_mm(g["cols"])
-            for row in g["rows"]:
-                assert len(row) <= g["cols"]
-                for p in row:
-                    assert measure.width_mm(p["abbr"] + p["mark"], geometry.text_pt) < column
-                printed.setdefault(unit["name"], []).extend((g["points"], p["abbr"]) for p in row)
-    for force in SYSTEM.prepare(scenario, 1).forces:
-        for unit in force.units:
-            every = [(g["points"], p["abbr"]) for g in unit["plans"] for p in g["plans"]]
-            assert sorted(printed[unit["name"]]) == sorted(every)  # each plan once, none lost, none twice
-
-
-def test_card_geometry_is_per_size():
-    """Mini cards are narrower and shorter, so a unit needs more follow-on cards; tarot cards hold more rows in larger type."""
-    scenario = load(SCENARIOS / "vesta-relay.yaml")
-    mini, poker, tarot = measure.for_size("mini"), measure.for_size("poker"), measure.for_size("tarot")
-    assert mini.inner_mm < poker.inner_mm < tarot.inner_mm and mini.body_rows < poker.body_rows < tarot.body_rows
-    assert tarot.text_pt > poker.text_pt == mini.text_pt == 7.0  # the print floor
-    assert mini.track == "down" and poker.track == "across"
-
-    def parts(size):
-        counts: dict[str, int] = {}
-        for card in _cards_at(scenario, size):
-            if "items" in card:
-                counts[card["unit"]["name"]] = card["parts"]
-        return counts
-
-    at_mini, at_poker, at_tarot = parts("mini"), parts("poker"), parts("tarot")
-    assert at_mini.keys() == at_poker.keys() == at_tarot.keys()
-    for name in at_poker:
-        assert at_mini[name] > at_poker[name] >= at_tarot[name], name
-
-
-def test_wrapped_text_is_measured_into_rows():
-    """Long stats, weapon and Fire!/Charge! text takes more rows on a mini card; a split plan group never leaves a lone row."""
-    unit = {
-        "models": 100,
-        "movement": 48,
-        "run": 96,
-        "discipline": 6,
-        "hq": True,
-        "command_points": 20,
-        "weapons": [{"name": "A very long weapon name indeed", "tag_text": "heavy, assault"}],
-        "fire_charge": "Fires non-Assault weapons: no Charge! in an activation with Fire!.",
-        "track": {"faces": "1\u20135 \u00b7 6", "levels": [{}] * 5},
-    }
-    rows = {
-        size: {b["block"]: b["rows"] for b in cardfit.unit_blocks(unit, measure.for_size(size))}
-        for size in ("mini", "poker")
-    }
-    assert rows["mini"]["stats"] == 2 and rows["poker"]["stats"] == 1
-    assert rows["mini"]["weapon"] == 2 and rows["mini"]["fc"] == 3 and rows["poker"]["fc"] == 2
-    assert rows["mini"]["track"] == 6 + 1 + 1 and rows["poker"]["track"] == 3 + 1 + 1
-    plans_ = [{"abbr": "Charge\u00b7Move\u00b7Aim", "mark": " \u2020"}] * 20
-    for first in range(0, 16):
-        cards = cardfit.paginate(
-            [{"block": "stats", "rows": first}], [{"points": 3, "plans": plans_}], measure.for_size("mini")
-        )
-        pieces = [len(i["rows"]) for c in cards for i in c if i["block"] == "plans"]
-        assert sum(pieces) == 20 and min(pieces) >= 2, (first, pieces)
+    assert cards["Shock Troops"]["rules"][-1] == "May Fire! and Charge! together (every weapon is Assault)."
+    assert cards["Mortar Team"]["rules"][-1] == (
+        "May Fire! (Short) and Charge! together, not Fire! (Long) (Light mortar: not Assault)."
+    )
+    assert any("Stand Ready! alone" in line for line in cards["Picket Section"]["rules"])
+    actions = roster.unit_actions(RULES, [], plans.for_unit(plans.all_plans(RULES), [], RULES))
+    assert actions["unit"] == "No ranged weapons: no Fire!; Charge! is always open."
+    assert all("Fire!" not in name for kind in actions["kinds"] for name in kind["actions"])
+    heavy_only = [CANNON]
+    actions = roster.unit_actions(RULES, heavy_only, plans.for_unit(plans.all_plans(RULES), heavy_only, RULES))
+    assert [kind["actions"] for kind in actions["kinds"]][0] == ["Move!", "Take Aim!", "Charge!"]
 
 
 def test_six_action_cards_with_costs():
@@ -354,4 +303,96 @@ def test_example_builds_pack_and_cards(built):
     box = sheet.pages[0].mediabox
     assert round(float(box.width) * 25.4 / 72) == 210 and round(float(box.height) * 25.4 / 72) == 297
     text = "".join(page.extract_text() for page in PdfReader(pack).pages)
-    assert "Action plans" in text and "38 plans" in text and "Quick reference" in text
+    assert "Action plans" in text and "Move! + Take Aim! + Fire! (Short)" in text and "Quick reference" in text
+
+
+# --- the plan table, the pack's words, the printed cards -----------------------------------
+
+
+def test_plan_table_holds_every_useful_plan_once():
+    """The pack's plan table has one row per set of actions at each cost: every plan that does not waste Take Aim!
+    is an order of exactly one row, a row 'in any order' stands for all n! orders, and each 'before' halves them."""
+    every = plans.all_plans(RULES)
+    names = {roster.form_name(RULES, action): action.id for action in RULES.actions}
+    useful = [plan for plan in every if not plan.wastes_aim]
+    seen = set()
+    table = pack.plan_table(RULES, every)
+    assert [group["points"] for group in table] == [1, 2, 3]
+    for group in table:
+        for row in group["rows"]:
+            steps = frozenset(names[name] for name in row["actions"])
+            key = (group["points"], steps)
+            assert key not in seen, key
+            seen.add(key)
+            orders = [plan for plan in useful if plan.cost == group["points"] and frozenset(plan.steps) == steps]
+            before = sum(" before " in when for when in row["when"])
+            assert len(orders) == factorial(len(steps)) // 2**before, row
+    assert {(plan.cost, frozenset(plan.steps)) for plan in useful} == seen
+    assert sum(len(group["rows"]) for group in table) <= 20  # compact: 57 plans in 18 rows
+
+
+@pytest.mark.parametrize("name", PARA_BELLUM)
+def test_pack_prints_one_plan_table_in_player_words(name, built):
+    """The pack holds the action plans as one table in full words (no card shorthand like 'Move·RUN', no † marks,
+    no counts of plans per unit), and no programmer's words: no 'no action 0%', 'rule data', 'Muster reads',
+    'Encoded by', 'avg' or a rules.yaml key."""
+    from generator.build import choose_seed, compute, render_html
+
+    scenario = load(SCENARIOS / f"{name}.yaml")
+    pack_data, sheet = compute(scenario, choose_seed(scenario, None), Options())
+    html, _ = render_html(scenario, pack_data, sheet)
+    assert html.count('class="pb-plan-table"') == 1
+    with pdfplumber.open(built(name)[0]) as pdf:
+        text = "\n".join(page.extract_text() or "" for page in pdf.pages)
+    assert "Action plans" in text and "Move! + Charge!" in text and "Take Aim! before Fire!" in text
+    flat = " ".join(text.split())
+    for wrong in ("\u00b7RUN", "\u00b7FIRE", "READY", "\u2020", "\u2021", "Legal plans"):
+        assert wrong not in flat, wrong
+    assert not re.search(r"\d+ plans", flat)
+    for wrong in ("no action 0%", "rule data", "Encoded by", "avg", " CP"):
+        assert wrong not in flat, wrong
+    assert not re.search(r"Muster (allows|assumes|reads|prints|lists|applies|still)", flat), flat
+    assert not re.search(r"\b(command_points|fire_and_charge|bonus_for|fires_except|action_points|per_point)\b", flat)
+
+
+# the least distance (mm) from a character to its card's edge: a cut half a millimetre off keeps every letter
+SAFE_MM = 1.5
+
+
+@pytest.mark.parametrize("size", SIZES)
+@pytest.mark.parametrize("name", PARA_BELLUM)
+def test_card_text_stays_inside_the_trim(name, size, tmp_path):
+    """Read back from the PDF at every size: every character lies inside its card at least SAFE_MM from the trim
+    (text that overflows a card, clipped or not, fails), and each unit's name is on exactly one card."""
+    from pdfcheck import build_cards_only
+
+    from generator.cards import CARD_SIZES
+
+    width, height = CARD_SIZES[size]
+    pdf_path = build_cards_only(SCENARIOS / f"{name}.yaml", size, tmp_path / "cards.pdf")
+    scenario = load(SCENARIOS / f"{name}.yaml")
+    names = {unit.name: 0 for side in scenario.sides for unit in side["units"]}
+    mm = 72 / 25.4
+    with pdfplumber.open(pdf_path) as pdf:
+        for number, page in enumerate(pdf.pages, 1):
+            # a card's box and its trim box are both filled: one card per position
+            cards = {
+                (round(r["x0"]), round(r["top"])): r
+                for r in page.rects
+                if r.get("fill") and abs(r["width"] / mm - width) < 0.3 and abs(r["height"] / mm - height) < 0.3
+            }.values()
+            assert cards, f"no card on page {number}"
+            inset = SAFE_MM * mm
+            for ch in page.chars:
+                assert any(
+                    c["x0"] + inset <= ch["x0"]
+                    and ch["x1"] <= c["x1"] - inset
+                    and c["top"] + inset <= ch["top"]
+                    and ch["bottom"] <= c["bottom"] - inset
+                    for c in cards
+                ), (number, ch["text"], round(ch["x0"] / mm, 1), round(ch["top"] / mm, 1))
+            for c in cards:
+                words = " ".join((page.crop((c["x0"], c["top"], c["x1"], c["bottom"])).extract_text() or "").split())
+                for unit in names:
+                    names[unit] += unit in words
+    assert names == {unit: 1 for unit in names}

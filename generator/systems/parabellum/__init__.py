@@ -21,11 +21,11 @@ class ParaBellum(System):
     no_deck = (
         "para-bellum has no card deck: players alternate activations and roll a D6 for action points as each "
         "unit activates (a pre-rolled sheet would show the roll before the Take Action! order is decided). "
-        "`muster build` prints the unit, command-point and action cards."
+        "`muster build` prints a card for each unit and each action."
     )
     appendix_parts = ("odds", "plans", "reference")
     uses_seed = False
-    # every size has its own measured geometry (measure.GEOMETRY) and styles (cards.css)
+    # every size has its own styles (cards.css); a mini card also says less (cards.BRIEF)
     card_sizes = ("poker", "mini", "tarot")
 
     def variants(self) -> dict[str, str]:

@@ -31,10 +31,9 @@ class WeaponTag(Model):
 class Action(Model):
     """One action in one form (Fire! has a Short and a Long form): its kind sets its cost."""
 
-    id: str = key(ID, "The form's id, unique in the list; plans are sequences of these ids.")
+    id: str = key(ID, "The form's id, unique in the list; a plan is a sequence of these.")
     action: str = key(ID, "The action this form belongs to: each action is taken at most once an activation.")
     name: str = key(Str(40), "The action's name as printed.")
-    abbr: str = key(Str(12), "Its shorthand on unit cards (Long actions in capitals).")
     kind: str = key(ID, "Its kind, one of `kinds`: the kind sets the cost.")
     bonus_for: str = key(
         ID, "The action whose later use this action's bonus needs (Take Aim! before Fire!).", default=""

@@ -1,48 +1,43 @@
-"""Card fronts for templates/para-bellum/cards.html: unit cards with their follow-ons, command-point tracks, action cards."""
+"""Card fronts for templates/para-bellum/cards.html: one card per unit (an HQ's Command Points on it), and action cards."""
 
 from __future__ import annotations
 
-from . import cardfit, measure
 from .models import Rules
 from .roster import ForcesPrepared
 
-
-def unit_cards(rules: Rules, prepared: ForcesPrepared, geometry: measure.Geometry) -> list[dict]:
-    """Each unit's card and follow-on cards (its blocks and plans paginated at this size), then an HQ's command card."""
-    out: list[dict] = []
-    for force in prepared.forces:
-        look = {"side": force.side, "fit": geometry}
-        for unit in force.units:
-            groups = [{"points": group["points"], "plans": group["plans"]} for group in unit["plans"] if group["plans"]]
-            pages = cardfit.paginate(cardfit.unit_blocks(unit, geometry), groups, geometry)
-            for i, page in enumerate(pages):
-                kind = ("pb-unit" + (" pb-hq" if unit["hq"] else "")) if i == 0 else "pb-plans"
-                out.append(
-                    {
-                        **look,
-                        "kind": kind,
-                        "unit": unit,
-                        "items": page,
-                        "part": i + 1,
-                        "parts": len(pages),
-                        "groups": [item for item in page if item["block"] == "plans"],
-                    }
-                )
-            if unit["hq"]:
-                out.append(
-                    {
-                        **look,
-                        "kind": "pb-command",
-                        "unit": unit,
-                        "boxes": list(range(1, unit["command_points"] + 1)),
-                        "order": rules.order.rule,
-                        "cost": rules.order.cost,
-                    }
-                )
-    return out
+# cards.css: a mini card is too narrow for the stress levels across, so its track lists a level a row
+TRACK_DOWN = frozenset({"mini"})
+# a mini card has no room for what every unit shares: the limits on combining actions, and the list of
+# actions when every one is open to the unit (it says so); the action cards and the reference print them
+BRIEF = frozenset({"mini"})
 
 
-def action_cards(rules: Rules, geometry: measure.Geometry) -> list[dict]:
+def command_track(rules: Rules, unit: dict) -> dict:
+    """An HQ's Command Points as boxes to strike off, as many a Take Action! order as it costs."""
+    order = rules.order
+    each = "one" if order.cost == 1 else str(order.cost)
+    return {"boxes": list(range(1, unit["command_points"] + 1)), "rule": f"strike off {each} per order"}
+
+
+def unit_cards(rules: Rules, prepared: ForcesPrepared, card_size: str) -> list[dict]:
+    """Exactly one card for each unit: stats, weapons, stress track, the actions open to it, and an HQ's Command Points."""
+    track = "down" if card_size in TRACK_DOWN else "across"
+    return [
+        {
+            "kind": "pb-unit" + (" pb-hq" if unit["hq"] else ""),
+            "side": force.side,
+            "unit": unit,
+            "track": track,
+            "command": command_track(rules, unit) if unit["hq"] else None,
+            "kinds": [] if card_size in BRIEF and unit["actions"]["all_open"] else unit["actions"]["kinds"],
+            "rules": ([] if card_size in BRIEF else unit["actions"]["general"]) + [unit["actions"]["unit"]],
+        }
+        for force in prepared.forces
+        for unit in force.units
+    ]
+
+
+def action_cards(rules: Rules) -> list[dict]:
     """One card for each action; Fire! shows both its Short and Long forms."""
     grouped: dict[str, list] = {}
     for action in rules.actions:
@@ -51,8 +46,11 @@ def action_cards(rules: Rules, geometry: measure.Geometry) -> list[dict]:
     cards = []
     for forms in grouped.values():
         extra = []
-        if any(form.bonus_for for form in forms):
-            extra.append("Its bonus is lost unless Fire! follows in the same activation.")
+        for form in forms:
+            if form.bonus_for:
+                target = grouped[form.bonus_for][0].name
+                extra.append(f"Its bonus is lost unless {target} follows in the same activation.")
+                break
         if forms[0].action in (rule.fire, rule.charge):
             extra.append(rule.rule)
         if any(form.alone for form in forms):
@@ -62,22 +60,15 @@ def action_cards(rules: Rules, geometry: measure.Geometry) -> list[dict]:
                 "kind": "pb-action",
                 "name": forms[0].name,
                 "forms": [
-                    {
-                        "label": rules.kinds[form.kind].label,
-                        "cost": rules.cost(form),
-                        "abbr": form.abbr,
-                        "rule": form.rule,
-                    }
+                    {"label": rules.kinds[form.kind].label, "cost": rules.cost(form), "rule": form.rule}
                     for form in forms
                 ],
                 "extra": extra,
-                "fit": geometry,
             }
         )
     return cards
 
 
 def cards(rules: Rules, prepared: ForcesPrepared, card_size: str) -> list[dict]:
-    """Every card front of the build, laid out for this card size."""
-    geometry = measure.for_size(card_size)
-    return unit_cards(rules, prepared, geometry) + action_cards(rules, geometry)
+    """Every card front of the build at this card size: the units' cards, then the action cards."""
+    return unit_cards(rules, prepared, card_size) + action_cards(rules)

@@ -1,10 +1,10 @@
-"""The scenario pack's data for templates/para-bellum/pack.html: forces, odds cut to the units in play, plans, reference."""
+"""The scenario pack's data for templates/para-bellum/pack.html: forces, odds cut to the units in play, the plan table, reference."""
 
 from __future__ import annotations
 
-from . import odds
+from . import odds, plans
 from .models import Rules
-from .roster import ForcesPrepared
+from .roster import ForcesPrepared, form_name
 
 
 def ap_blocks(rules: Rules, prepared: ForcesPrepared) -> list[dict]:
@@ -36,6 +36,59 @@ def order_table(rules: Rules, prepared: ForcesPrepared):
     return table
 
 
+def plan_table(rules: Rules, every: list[plans.Plan]) -> list[dict]:
+    """Every legal plan as a player reads it: one row per set of actions (taken in any order) at each cost.
+
+    A set whose every order wastes Take Aim! (no Fire! after it) is left out, as the table's note says; a set
+    with some wasted orders says which action must come first; Fire! with Charge! says what it needs.
+    """
+    position = {action.id: i for i, action in enumerate(rules.actions)}
+    names = {action.action: action.name for action in reversed(rules.actions)}
+    sets: dict[tuple, list[plans.Plan]] = {}
+    for plan in every:
+        sets.setdefault((plan.cost, tuple(sorted(plan.steps, key=position.get))), []).append(plan)
+    rule = rules.fire_and_charge
+    groups = {n: [] for n in range(1, rules.action_points.max + 1)}
+    for (cost, steps), orders in sets.items():
+        useful = [plan for plan in orders if not plan.wastes_aim]
+        if not useful:
+            continue
+        when = []
+        if len(useful) < len(orders):
+            when += [
+                f"{rules.action(step).name} before {names[rules.action(step).bonus_for]}"
+                for step in steps
+                if rules.action(step).bonus_for
+            ]
+            if len(steps) > 2:
+                when[0] = "in any order, " + when[0]
+        elif len(steps) > 1:
+            when.append("in any order")
+        if orders[0].fire_and_charge:
+            when.append(f"only if every weapon fired is {rule.tag.capitalize()}")
+        groups[cost].append({"actions": [form_name(rules, rules.action(step)) for step in steps], "when": when})
+    return [{"points": n, "rows": rows} for n, rows in groups.items() if rows]
+
+
+def plan_words(rules: Rules) -> dict:
+    """The plan table's lead and note, from the rule data: what limits a plan, and which plans it leaves out."""
+    names = {action.action: action.name for action in reversed(rules.actions)}
+    forms: dict[str, list[str]] = {}
+    for action in rules.actions:
+        forms.setdefault(action.action, []).append(rules.kinds[action.kind].label)
+    several = [
+        f"{names[action]} is one action, {' or '.join(labels)}" for action, labels in forms.items() if len(labels) > 1
+    ]
+    alone = [action.name for action in rules.actions if action.alone]
+    lead = "Each action is taken at most once an activation" + (f" ({'; '.join(several)})" if several else "")
+    lead += f"; {' and '.join(alone)} only on its own." if alone else "."
+    wasted = [
+        f"{action.name} with no {names[action.bonus_for]} after it" for action in rules.actions if action.bonus_for
+    ]
+    note = (" and ".join(wasted) + " is allowed but gains nothing; those plans are not listed.") if wasted else ""
+    return {"lead": lead, "note": note}
+
+
 def pack(rules: Rules, prepared: ForcesPrepared) -> dict:
     """Plain data for the pack: each force carries the core's side view, so the template iterates one list."""
     return {
@@ -44,16 +97,13 @@ def pack(rules: Rules, prepared: ForcesPrepared) -> dict:
         "ap_blocks": ap_blocks(rules, prepared),
         "ap_values": odds.point_values(rules),
         "order_table": order_table(rules, prepared),
-        "plans_reference": [
-            {"points": n, "plans": [prepared.rows[plan] for plan in prepared.plans if plan.cost == n]}
-            for n in range(1, rules.action_points.max + 1)
-        ],
+        "plan_table": plan_table(rules, prepared.plans),
+        "plan_words": plan_words(rules),
         "actions": [
             {
                 "name": action.name,
                 "kind_label": rules.kinds[action.kind].label,
                 "cost": rules.cost(action),
-                "abbr": action.abbr,
                 "rule": action.rule,
             }
             for action in rules.actions

@@ -88,14 +88,3 @@ def for_unit(plans: list[Plan], weapons: list, rules: Rules) -> list[Plan]:
         if ok:
             out.append(plan)
     return out
-
-
-def plan_text(plan: Plan, rules: Rules, short: bool = False) -> str:
-    """'Move! › Take Aim! › Fire!' or, on cards, 'Move·Aim·Fire' (Long actions in capitals)."""
-    actions = [rules.action(step) for step in plan.steps]
-    if short:
-        return "\u00b7".join(action.abbr for action in actions)
-    return " \u203a ".join(
-        action.name + (" (Long)" if action.action == rules.fire_and_charge.fire and action.kind == "long" else "")
-        for action in actions
-    )

@@ -1,4 +1,4 @@
-"""Each side's units worked out once per build: weapons, legal plans, stress track and the odds at their starting Stress."""
+"""Each side's units worked out once per build: weapons, the actions open to them, stress track and their starting odds."""
 
 from __future__ import annotations
 
@@ -24,11 +24,10 @@ class Force:
 
 @dataclass
 class ForcesPrepared(Prepared):
-    """A Para Bellum build worked out once: the variants in play, every plan, and each side's units."""
+    """A Para Bellum build worked out once: the variants in play, every legal plan, and each side's units."""
 
     variants: tuple[str, ...] = ()
     plans: list[plans.Plan] = field(default_factory=list)  # every structurally legal plan, cheapest first
-    rows: dict = field(default_factory=dict)  # each plan's printed row (plans.Plan -> dict)
     forces: list[Force] = field(default_factory=list)
     disciplines: set = field(default_factory=set)  # the discipline scores the units have (None: units without one)
 
@@ -47,33 +46,81 @@ def face_groups(points: list[int]) -> list[dict]:
     return groups
 
 
-def plan_row(rules: Rules, plan: plans.Plan) -> dict:
-    """A plan as printed: in full for the reference, in shorthand on cards, marked when it wastes Take Aim!."""
-    return {
-        "text": plans.plan_text(plan, rules),
-        "abbr": plans.plan_text(plan, rules, short=True),
-        "mark": " \u2020" if plan.wastes_aim else "",
-        "wastes_aim": plan.wastes_aim,
-        "fire_and_charge": plan.fire_and_charge,
-        "cost": plan.cost,
-    }
+def form_name(rules: Rules, action) -> str:
+    """An action form as a player names it: 'Fire! (Short)' where its action has more than one form, else 'Run!'."""
+    forms = [other for other in rules.actions if other.action == action.action]
+    return f"{action.name} ({rules.kinds[action.kind].label})" if len(forms) > 1 else action.name
 
 
-def fire_charge(rules: Rules, weapons: list) -> str:
-    """A sentence saying whether this unit's weapons leave Fire! and Charge! open, and with which Fire!."""
+def _what_it_fires(rules: Rules, action) -> str:
+    """' (not heavy)' for a Fire! form that leaves a tag out, ' (all weapons)' for its other forms, else ''."""
+    forms = [other for other in rules.actions if other.action == action.action]
+    if action.fires_except:
+        return f" (not {action.fires_except})"
+    if any(other.fires_except for other in forms):
+        return " (all weapons)"
+    return ""
+
+
+def _names(items: list[str]) -> str:
+    """'A', 'A and B', 'A, B and C'."""
+    return items[0] if len(items) == 1 else ", ".join(items[:-1]) + " and " + items[-1]
+
+
+def fire_charge(rules: Rules, weapons: list, mine: list[plans.Plan]) -> str:
+    """In words, whether this unit may Fire! and Charge! in one activation, with which Fire!, and what stops it."""
     rule = rules.fire_and_charge
-    if not weapons:
-        return "No ranged weapons: no Fire!; Charge! is always open."
-    open_with = []
+    fire = next(action.name for action in rules.actions if action.action == rule.fire)
+    charge = next(action.name for action in rules.actions if action.action == rule.charge)
+    tag = rule.tag.capitalize()
+    forms = [action for action in rules.actions if action.action == rule.fire]
+    taken = {step for plan in mine for step in plan.steps}
+    usable = [form for form in forms if form.id in taken]
+    if not usable:
+        return f"No ranged weapons: no {fire}; {charge} is always open."
+    with_charge = [form for form in usable if any(form.id in plan.steps and plan.fire_and_charge for plan in mine)]
+    blockers = []
+    for form in usable:
+        for weapon in plans.fired(form.id, weapons, rules):
+            if rule.tag not in weapon.tags and weapon.name not in blockers:
+                blockers.append(weapon.name)
+    why = f" ({_names(blockers)}: not {tag})" if blockers else ""
+    if len(with_charge) == len(usable):
+        return f"May {fire} and {charge} together (every weapon is {tag})."
+    if not with_charge:
+        return f"No {fire} and {charge} together{why}."
+    open_names = " or ".join(form_name(rules, form) for form in with_charge)
+    closed = " or ".join(form_name(rules, form) for form in usable if form not in with_charge)
+    return f"May {open_names} and {charge} together, not {closed}{why}."
+
+
+def unit_actions(rules: Rules, weapons: list, mine: list[plans.Plan]) -> dict:
+    """The actions open to a unit in compact form: per kind (Short, Long) its cost and the actions this unit may
+    take; the rules that limit every unit's combinations (`general`); and the one its weapons set (`unit`)."""
+    taken = {step for plan in mine for step in plan.steps}
+    kinds = []
+    for kind_id, kind in rules.kinds.items():
+        names = [
+            action.name + _what_it_fires(rules, action)
+            for action in rules.actions
+            if action.kind == kind_id and action.id in taken
+        ]
+        if names:
+            kinds.append({"label": kind.label, "cost": kind.cost, "actions": names})
+    alone = [action.name for action in rules.actions if action.alone]
+    once = "Each action once an activation, any order"
+    lines = [once + (f"; {_names(alone)} alone." if alone else ".")]
     for action in rules.actions:
-        if action.action != rule.fire:
-            continue
-        shot = plans.fired(action.id, weapons, rules)
-        if shot and all(rule.tag in weapon.tags for weapon in shot):
-            open_with.append(f"{action.name} ({rules.kinds[action.kind].label})")
-    if not open_with:
-        return "Fires non-Assault weapons: no Charge! in an activation with Fire!."
-    return "May Fire! and Charge! in one activation with " + " or ".join(open_with) + "."
+        if action.bonus_for and action.id in taken:
+            target = next(other.name for other in rules.actions if other.action == action.bonus_for)
+            lines.append(f"{action.name} helps only before a {target}")
+    lines = [line if line.endswith((".", "!")) else line + "." for line in lines]
+    return {
+        "kinds": kinds,
+        "all_open": taken == set(rules.actions_by_id),
+        "general": lines,
+        "unit": fire_charge(rules, weapons, mine),
+    }
 
 
 def stress_track(rules: Rules, discipline: int | None, start: int) -> dict:
@@ -99,9 +146,6 @@ def unit_sheet(rules: Rules, unit, discipline_on: bool, prepared: ForcesPrepared
     """Everything the roster and the unit's cards print about one unit (a validated units.Unit)."""
     discipline = unit.discipline if discipline_on else None
     mine = plans.for_unit(prepared.plans, unit.weapons, rules)
-    by_points = {
-        n: [prepared.rows[plan] for plan in mine if plan.cost == n] for n in range(1, rules.action_points.max + 1)
-    }
     plain = odds.action_points(rules, unit.stress, False, discipline)
     ordered = odds.action_points(rules, unit.stress, True, discipline)
     none = rules.action_points.min
@@ -118,8 +162,7 @@ def unit_sheet(rules: Rules, unit, discipline_on: bool, prepared: ForcesPrepared
         "command_points": unit.command_points or 0,
         "stress": unit.stress,
         "discipline": discipline,
-        "fire_charge": fire_charge(rules, unit.weapons),
-        "plans": [{"points": n, "plans": rows, "count": len(rows)} for n, rows in by_points.items()],
+        "actions": unit_actions(rules, unit.weapons, mine),
         "start": {
             "expected": plain.mean(),
             "expected_ordered": ordered.mean(),
@@ -133,9 +176,7 @@ def unit_sheet(rules: Rules, unit, discipline_on: bool, prepared: ForcesPrepared
 def prepare(rules: Rules, scenario, seed: int) -> ForcesPrepared:
     """The build's plans and forces, each worked out once (models: the scenario models of these rules)."""
     variants = tuple(Setup.from_clean(scenario.data).variants)
-    every = plans.all_plans(rules)
-    rows = {plan: plan_row(rules, plan) for plan in every}
-    prepared = ForcesPrepared(scenario, seed, deck=None, variants=variants, plans=every, rows=rows)
+    prepared = ForcesPrepared(scenario, seed, deck=None, variants=variants, plans=plans.all_plans(rules))
     discipline_on = DISCIPLINE in variants
     for view, side in zip(scenario.side_views, scenario.sides):
         typed = Side.from_clean(side).units
