@@ -28,6 +28,14 @@ def make_fetcher(scenario_folder: Path | None):
     assets = TEMPLATES.resolve()
     folder = scenario_folder.resolve() if scenario_folder else None
 
+    class CheckedResponse(URLFetcherResponse):
+        """The checked bytes and nothing else: WeasyPrint reopens a raster picture by `path` when it writes the PDF
+        (images.LazyLocalImage), which would read whatever the name points at by then, unchecked and unbounded."""
+
+        @property
+        def path(self):
+            return None
+
     class LockedFetcher(URLFetcher):
         refused: list[str]  # WeasyPrint logs a refusal inside an SVG without its reason: keep the reason
 
@@ -61,7 +69,7 @@ def make_fetcher(scenario_folder: Path | None):
             if not inside_assets and not _is_image(data):
                 raise self.refuse(f"{path.name} is not a picture (PNG, JPEG, GIF, WebP or SVG)")
             kind = mimetypes.guess_type(real.name)[0] or "application/octet-stream"
-            return URLFetcherResponse(real.as_uri(), body=data, headers={"Content-Type": kind})
+            return CheckedResponse(real.as_uri(), body=data, headers={"Content-Type": kind})
 
     del weasyprint
     fetcher = LockedFetcher(fail_on_errors=True, allowed_protocols=("file", "data"))
