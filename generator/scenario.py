@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import unicodedata
 from dataclasses import dataclass, field
 from functools import cached_property
 from pathlib import Path
@@ -189,6 +190,12 @@ def _at_picture(doc: Document, path: tuple, src: str, message: str) -> Problem:
     return doc.problem(path, message)
 
 
+def _visible(name: str) -> str:
+    """The name as a reader sees it: without format characters (zero-width space and joiners, U+2060, U+FEFF, the
+    soft hyphen), which print as nothing and would let two sides look alike or a side look nameless."""
+    return "".join(char for char in name if unicodedata.category(char) != "Cf").strip()
+
+
 def validate(doc: Document) -> Scenario:
     """Shape first, then the system's cross-references; raise InputProblems with every problem found."""
     checker = Checker(doc)
@@ -208,10 +215,18 @@ def validate(doc: Document) -> Scenario:
     if checker.problems or cleaned is INVALID:
         raise InputProblems(checker.problems)
     scenario = Scenario(doc, system, cleaned)
-    names = [s["name"] for s in cleaned["sides"]]
-    for i, name in enumerate(names):
-        if name in names[:i]:
-            checker.report(("sides", i, "name"), f"two sides are named {name!r}")
+    seen: dict[str, str] = {}
+    for i, side in enumerate(cleaned["sides"]):
+        name, seen_name = side["name"], None
+        visible = _visible(name)
+        if not visible:
+            checker.report(
+                ("sides", i, "name"),
+                f"a side name needs a character that prints (got {name!r}: only spaces or invisible characters)",
+            )
+        elif (seen_name := seen.setdefault(visible, name)) is not name:
+            differ = "" if seen_name == name else f" (and {seen_name!r}: they differ only by invisible characters)"
+            checker.report(("sides", i, "name"), f"two sides are named {name!r}{differ}")
     colours = [s.get("colour") for s in cleaned["sides"]]
     for i, colour in enumerate(colours):
         if colour and colour in colours[:i]:
