@@ -189,7 +189,7 @@ def test_picture_tricks_fail_the_build_with_the_fetchers_words_and_write_nothing
     result = muster("build", scenario, "--out", out)
     assert result.code == 1, result.err
     # validate's problem at the picture's line:col, or (a picture inside an SVG) the render's, naming the file
-    assert result.err.startswith((f"{scenario}:3:11: briefing: ", f"muster: {scenario}: ")), result.err
+    assert result.err.startswith((f"{scenario}:3:19: briefing: ", f"muster: {scenario}: ")), result.err
     assert message in result.err, result.err
     assert not out.exists() or files_under(out) == []
 
