@@ -11,7 +11,7 @@ import markdown
 import markupsafe
 import nh3
 
-from .fetcher import picture_url, read_picture
+from .fetcher import PictureRefused, picture_url, read_picture
 
 TAGS = {
     "p",
@@ -99,10 +99,16 @@ def to_html(text: str, folder: Path | None = None) -> markupsafe.Markup:
     the page as their bytes (data: URLs): no path reaches the renderer, and the page depends on their content alone.
     Text with no folder (a booklet's introduction) has no pictures."""
 
+    refused: list[PictureRefused] = []  # nh3 swallows what its callback raises (and prints it): carry it out
+
     def keep(tag: str, attr: str, value: str) -> str | None:
         value = _keep_attribute(tag, attr, value)
         if value is not None and tag == "img" and attr == "src":
-            return picture_url(read_picture(folder, value)) if folder is not None else None
+            try:
+                return picture_url(read_picture(folder, value)) if folder is not None else None
+            except PictureRefused as err:  # changed since validation checked it
+                refused.append(err)
+                return None
         return value
 
     clean = nh3.clean(
@@ -114,6 +120,8 @@ def to_html(text: str, folder: Path | None = None) -> markupsafe.Markup:
         url_schemes=set(),
         strip_comments=True,
     )
+    if refused:
+        raise PictureRefused(f"{refused[0]} (in {folder}; it changed after validation)")
     return markupsafe.Markup(clean)
 
 

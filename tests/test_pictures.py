@@ -185,3 +185,11 @@ def _small_png() -> bytes:
     out = io.BytesIO()
     Image.new("RGB", (4, 4), (30, 90, 200)).save(out, format="PNG")
     return out.getvalue()
+
+
+def test_a_picture_gone_after_validation_fails_the_render_in_our_words(tmp_path, capfd):
+    """A picture deleted between validate and render stops the build with a RenderError naming it, never dropped
+    silently nor printed as a traceback by the sanitiser that called us back."""
+    with pytest.raises(RenderError, match=r"picture not found: gone.png \(in .*; it changed after validation\)"):
+        markup.to_html("![map](gone.png)", tmp_path)
+    assert capfd.readouterr().err == ""
