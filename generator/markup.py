@@ -82,9 +82,9 @@ _CODE = re.compile(r"(<code[^>]*>)(.*?)(</code>)", re.DOTALL)
 
 def _markdown(text: str) -> str:
     # smarty: straight quotes become curly, -- an en dash, --- an em dash, ... an ellipsis, as a publisher prints them
-    html = markdown.markdown(_prepare(text), extensions=["tables", "sane_lists", "smarty"], output_format="html")
+    out = markdown.markdown(_prepare(text), extensions=["tables", "sane_lists", "smarty"], output_format="html")
     # Markdown escapes a code span's & and < again after _prepare did: undo its second escape, so `a & b` prints &
-    return _CODE.sub(lambda m: m[1] + m[2].replace("&amp;", "&") + m[3], html)
+    return _CODE.sub(lambda m: m[1] + m[2].replace("&amp;", "&") + m[3], out)
 
 
 def pictures(text: str) -> list[str]:
