@@ -8,7 +8,7 @@ from pathlib import Path
 from . import __version__, cards, markup
 from .decks import seed_from_bytes
 from .errors import UsageError
-from .files import own_folder, write_atomic
+from .files import own_folder, write_together
 from .loading import load_file
 from .rendering import TEMPLATES, render
 from .sandbox import render_pdfs, start_renderer
@@ -130,9 +130,6 @@ def build(path: str | Path, out_dir: str | Path = "output", options: Options | N
     pack_html, cards_html = render_html(scenario, pack, sheet)
     pdfs = dict(zip(["", "-cards"], to_pdfs(scenario, pack_html, cards_html)))
     folder = own_folder(Path(out_dir) / scenario.name)
-    written = []
-    for suffix, data in pdfs.items():
-        target = folder / f"{scenario.name}{suffix}.pdf"
-        write_atomic(target, data)
-        written.append(target)
-    return written
+    outputs = {folder / f"{scenario.name}{suffix}.pdf": data for suffix, data in pdfs.items()}
+    write_together(outputs)  # both or neither: a new pack beside old cards would print a mismatched game
+    return list(outputs)

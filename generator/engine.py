@@ -70,8 +70,8 @@ def render_pdf(
         logger.removeHandler(handler)
         logger.propagate = previous
     problems = [m for m in handler.messages if "harfbuzz" not in m.lower() and "subset" not in m.lower()]
-    if problems and fetcher.refused:
-        problems = fetcher.refused + problems
+    if problems and fetcher.refused:  # our reasons; WeasyPrint's own words add only the URL, a picture's bytes
+        problems = fetcher.refused
     if problems:
         raise RenderError("rendering reported: " + "; ".join(dict.fromkeys(problems)))
     return data, pages

@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+import errno
 import glob
 import os
+import secrets
 import tempfile
 import time
 from pathlib import Path
@@ -31,9 +33,22 @@ def write_atomic(target: Path, data: bytes) -> None:
     The temporary file is hidden and ends in .part, never .pdf, so a killed build leaves the old PDF or none;
     parts left by killed builds are removed on the next write.
     """
+    write_together({target: data})
+
+
+def write_together(outputs: dict[Path, bytes]) -> None:
+    """Write several files as one: every new file is written in full first, then all are renamed into place;
+    if any write or rename fails, every target holds its old file again (or none, if it had none).
+
+    A pack and its cards are one print job: a new pack beside old cards is worse than no build.
+    """
     try:
-        _write_atomic(target, data)
+        _write_together(outputs)
     except OSError as err:  # disk full, no permission, a folder in the way: the disk's words, not a traceback
+        target = Path(err.filename) if err.filename else next(iter(outputs))
+        for path in outputs:  # name the target, not the hidden file beside it
+            if target.parent == path.parent and target.name.startswith(f".{path.name}."):
+                target = path
         raise RenderError(f"cannot write {target}: {err.strerror or err}") from err
 
 
@@ -43,14 +58,18 @@ def _umask() -> int:
     return mask
 
 
-def _write_atomic(target: Path, data: bytes) -> None:
-    target.parent.mkdir(parents=True, exist_ok=True)
+def _remove_stale_parts(target: Path) -> None:
     for stale in target.parent.glob(f".{glob.escape(target.name)}.*.part"):
         try:
             if not stale.is_symlink() and time.time() - stale.stat().st_mtime > STALE_PART_SECONDS:
                 stale.unlink()
         except OSError:
             pass
+
+
+def _write_part(target: Path, data: bytes) -> Path:
+    target.parent.mkdir(parents=True, exist_ok=True)
+    _remove_stale_parts(target)
     fd, tmp = tempfile.mkstemp(prefix="." + target.name + ".", suffix=".part", dir=target.parent)
     try:
         with os.fdopen(fd, "wb") as handle:
@@ -59,10 +78,59 @@ def _write_atomic(target: Path, data: bytes) -> None:
             # mkstemp makes the file private (0600); a PDF is for sharing, so give it the usual mode
             os.fchmod(handle.fileno(), 0o666 & ~_umask())
             os.fsync(handle.fileno())
-        os.replace(tmp, target)
     except BaseException:
+        _unlink(Path(tmp))
+        raise
+    return Path(tmp)
+
+
+def _keep_old(target: Path) -> Path | None:
+    """A second name (a hard link) for the target's old file, so that it can be put back; None when there is none."""
+    if target.is_symlink() or not target.is_file():  # a planted symlink is not ours to restore
+        return None
+    for _ in range(100):
+        backup = target.parent / f".{target.name}.{secrets.token_hex(6)}.old.part"
         try:
-            os.unlink(tmp)
+            os.link(target, backup)
+            return backup
+        except FileExistsError:
+            continue
+    raise FileExistsError(errno.EEXIST, "no free name for a backup", str(target))
+
+
+def _unlink(path: Path | None) -> None:
+    if path is not None:
+        try:
+            os.unlink(path)
         except OSError:
             pass
+
+
+def _write_together(outputs: dict[Path, bytes]) -> None:
+    parts: dict[Path, Path] = {}
+    olds: dict[Path, Path | None] = {}
+    renamed: list[Path] = []
+    try:
+        for target, data in outputs.items():
+            parts[target] = _write_part(target, data)
+        for target in outputs:
+            olds[target] = _keep_old(target)
+        for target, part in parts.items():
+            os.replace(part, target)
+            renamed.append(target)
+    except BaseException:
+        for target in reversed(renamed):  # put the old files back, or remove the new one where there was none
+            try:
+                if olds.get(target) is not None:
+                    os.replace(olds.pop(target), target)
+                else:
+                    os.unlink(target)
+            except OSError:
+                pass
+        for part in parts.values():
+            if part.exists():
+                _unlink(part)
         raise
+    finally:
+        for backup in olds.values():
+            _unlink(backup)

@@ -3,6 +3,7 @@ neutralised by an allowlist."""
 
 from __future__ import annotations
 
+import html
 import re
 from pathlib import Path
 
@@ -11,6 +12,8 @@ import markupsafe
 import nh3
 from markdown.extensions import Extension
 from markdown.treeprocessors import Treeprocessor
+
+from .fetcher import PictureRefused, picture_url, read_picture
 
 TAGS = {
     "p",
@@ -34,7 +37,8 @@ TAGS = {
     "td",
 }
 ATTRIBUTES = {"img": {"src", "alt"}, "th": {"align"}, "td": {"align"}}
-_SAFE_SRC = re.compile(r"[A-Za-z0-9_][A-Za-z0-9_.\-/ ]*\.(?:png|jpe?g|gif|svg|webp)", re.IGNORECASE)
+# A plain relative file name in any script (carte-été.png), no scheme, no "..", no absolute path
+_SAFE_SRC = re.compile(r"\w[\w.\-/ ]*\.(?:png|jpe?g|gif|svg|webp)", re.IGNORECASE)
 MAX_NESTING = 12  # list/quote depth; deeper Markdown is pathological, not prose
 # Python-Markdown scans from each '[' to the end of its paragraph for a closing '](': 19,000 open brackets
 # took 64 s, 200 bunched in 20,000 characters 1.2 s, 100 about 0.6 s. A briefing with fifty pictures
@@ -42,11 +46,14 @@ MAX_NESTING = 12  # list/quote depth; deeper Markdown is pathological, not prose
 MAX_BRACKETS = 100
 
 
+def safe_picture(src: str) -> bool:
+    """A picture's path may be printed: a plain relative path in the scenario's folder, no scheme, no "..", no "//"."""
+    return bool(_SAFE_SRC.fullmatch(src)) and ".." not in src.split("/") and "//" not in src
+
+
 def _keep_attribute(tag: str, attr: str, value: str) -> str | None:
-    # Pictures only from the scenario's own folder: a plain relative path, no scheme, no "..".
-    if tag == "img" and attr == "src":
-        if not _SAFE_SRC.fullmatch(value) or ".." in value.split("/") or "//" in value:
-            return None
+    if tag == "img" and attr == "src" and not safe_picture(value):
+        return None
     return value
 
 
@@ -87,25 +94,44 @@ class _Pictures(Extension):
         md.treeprocessors.register(_NamePictures(md), "muster-pictures", 0)
 
 
+_CODE = re.compile(r"(<code[^>]*>)(.*?)(</code>)", re.DOTALL)
+
+
 def _markdown(text: str) -> str:
     # smarty: straight quotes become curly, -- an en dash, --- an em dash, ... an ellipsis, as a publisher prints them
-    return markdown.markdown(
+    out = markdown.markdown(
         _prepare(text), extensions=["tables", "sane_lists", "smarty", _Pictures()], output_format="html"
     )
+    # Markdown escapes a code span's & and < again after _prepare did: undo its second escape, so `a & b` prints &
+    return _CODE.sub(lambda m: m[1] + m[2].replace("&amp;", "&") + m[3], out)
+
+
+def pictures(text: str) -> list[str]:
+    """The pictures a Markdown text names (the src of each picture, as written), for validation to check."""
+    if "![" not in text:  # no picture syntax: spare the Markdown pass
+        return []
+    return [html.unescape(src) for src in re.findall(r'<img [^>]*?src="([^"]*)"', _markdown(text))]
 
 
 def to_html(text: str, folder: Path | None = None) -> markupsafe.Markup:
-    """Render a Markdown field to sanitised HTML; pictures are anchored to the scenario's folder."""
-    html = _markdown(text)
+    """Render a Markdown field to sanitised HTML; pictures are read from the scenario's folder, checked, and put in
+    the page as their bytes (data: URLs): no path reaches the renderer, and the page depends on their content alone.
+    Text with no folder (a booklet's introduction) has no pictures."""
+
+    refused: list[PictureRefused] = []  # nh3 swallows what its callback raises (and prints it): carry it out
 
     def keep(tag: str, attr: str, value: str) -> str | None:
         value = _keep_attribute(tag, attr, value)
-        if value is not None and tag == "img" and attr == "src" and folder is not None:
-            return (folder / value).as_uri()
+        if value is not None and tag == "img" and attr == "src":
+            try:
+                return picture_url(read_picture(folder, value)) if folder is not None else None
+            except PictureRefused as err:  # changed since validation checked it
+                refused.append(err)
+                return None
         return value
 
     clean = nh3.clean(
-        html,
+        _markdown(text),
         tags=TAGS,
         attributes=ATTRIBUTES,
         attribute_filter=keep,
@@ -113,6 +139,8 @@ def to_html(text: str, folder: Path | None = None) -> markupsafe.Markup:
         url_schemes=set(),
         strip_comments=True,
     )
+    if refused:
+        raise PictureRefused(f"{refused[0]} (in {folder}; it changed after validation)")
     return markupsafe.Markup(clean)
 
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import unicodedata
 from dataclasses import dataclass, field
 from functools import cached_property
 from pathlib import Path
@@ -11,7 +12,8 @@ from markupsafe import Markup
 from . import markup, systems
 from .decks import SEED_MAX
 from .errors import InputProblems, Problem
-from .loading import Document
+from .fetcher import PictureRefused, read_picture
+from .loading import Document, path_str
 from .markup import MAX_BRACKETS, MAX_NESTING, nesting_depth
 from .schema import INVALID, Checker, Choice, Int, Key, ListOf, Markdown, Record, Str
 from .svg import badge_uri
@@ -155,6 +157,43 @@ def _check_prose(doc: Document, checker: Checker) -> None:
                 f"at most {MAX_BRACKETS} '[' brackets in one text (got {text.count('[')}); "
                 "links and pictures need far fewer",
             )
+        elif isinstance(text, str) and nesting_depth(text) <= MAX_NESTING:
+            _check_pictures(doc, checker, path, text)
+
+
+def _check_pictures(doc: Document, checker: Checker, path: tuple, text: str) -> None:
+    """Every picture the prose names is one the build will print: a plain path to a real picture in the folder."""
+    for src in dict.fromkeys(markup.pictures(text)):
+        if not markup.safe_picture(src):
+            message = (
+                f"picture {src[:80]!r} refused: name a picture file (.png, .jpg, .gif, .svg or .webp) in the "
+                "scenario's folder by a plain relative path (no URL, no '..', no absolute path)"
+            )
+        else:
+            try:
+                read_picture(doc.folder, src)
+                continue
+            except PictureRefused as err:
+                message = str(err)
+        checker.problems.append(_at_picture(doc, path, src, message))
+
+
+def _at_picture(doc: Document, path: tuple, src: str, message: str) -> Problem:
+    """The problem at the picture's own line and column: the first place its path is written at or after the text's
+    start (exact for the usual `|` block; the text's own position when the path was written escaped)."""
+    line, col = doc.where(path)
+    lines = doc.source.decode("utf-8", "replace").splitlines()
+    for number in range(line - 1, len(lines)):
+        found = lines[number].find(src, col - 1 if number == line - 1 else 0)
+        if found >= 0:
+            return Problem(doc.file, number + 1, found + 1, path_str(path), message)
+    return doc.problem(path, message)
+
+
+def _visible(name: str) -> str:
+    """The name as a reader sees it: without format characters (zero-width space and joiners, U+2060, U+FEFF, the
+    soft hyphen), which print as nothing and would let two sides look alike or a side look nameless."""
+    return "".join(char for char in name if unicodedata.category(char) != "Cf").strip()
 
 
 def validate(doc: Document) -> Scenario:
@@ -176,10 +215,18 @@ def validate(doc: Document) -> Scenario:
     if checker.problems or cleaned is INVALID:
         raise InputProblems(checker.problems)
     scenario = Scenario(doc, system, cleaned)
-    names = [s["name"] for s in cleaned["sides"]]
-    for i, name in enumerate(names):
-        if name in names[:i]:
-            checker.report(("sides", i, "name"), f"two sides are named {name!r}")
+    seen: dict[str, str] = {}
+    for i, side in enumerate(cleaned["sides"]):
+        name, seen_name = side["name"], None
+        visible = _visible(name)
+        if not visible:
+            checker.report(
+                ("sides", i, "name"),
+                f"a side name needs a character that prints (got {name!r}: only spaces or invisible characters)",
+            )
+        elif (seen_name := seen.setdefault(visible, name)) is not name:
+            differ = "" if seen_name == name else f" (and {seen_name!r}: they differ only by invisible characters)"
+            checker.report(("sides", i, "name"), f"two sides are named {name!r}{differ}")
     colours = [s.get("colour") for s in cleaned["sides"]]
     for i, colour in enumerate(colours):
         if colour and colour in colours[:i]:

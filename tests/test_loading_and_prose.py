@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import base64
 from pathlib import Path
 
 import pytest
@@ -10,6 +11,9 @@ from pypdf import PdfReader
 from generator.errors import InputProblems
 from generator.loading import load_file, load_text
 from generator.markup import to_html
+
+# a real 1x1 PNG
+PNG = base64.b64decode("iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAIAAACQd1PeAAAADElEQVR4nGNgYGAAAAAEAAH2FzhVAAAAAElFTkSuQmCC")
 
 SCENARIO = (Path(__file__).parent.parent / "scenarios" / "bridge.yaml").read_text()
 
@@ -60,16 +64,20 @@ def test_oversize_and_non_utf8_files_are_refused(tmp_path):
         load_file(latin)
 
 
-def test_markdown_neutralises_html_links_and_outside_pictures():
-    """Raw HTML prints as text, links lose their targets, pictures must be plain paths in the scenario folder."""
-    html = to_html(
+def test_markdown_neutralises_html_links_and_outside_pictures(tmp_path):
+    """Raw HTML prints as text, links lose their targets, pictures must be plain paths in the scenario folder,
+    and come out as their own checked bytes (data: URLs); text with no folder has no pictures."""
+    (tmp_path / "map.png").write_bytes(PNG)
+    text = (
         '<script>alert(1)</script> [x](file:///etc/passwd) <a href="http://evil">y</a> '
         "![a](map.png) ![b](/etc/passwd.png) ![c](../up.png) ![d](http://evil/x.png)"
     )
+    html = to_html(text, tmp_path)
     assert "<script" not in html and "&lt;script&gt;" in html
     assert "<a" not in html and "&lt;a href" in html  # the raw tag survives only as printed text
-    assert 'src="map.png"' in html  # relative here; build.py anchors it to the scenario folder
+    assert f'src="data:image/png;base64,{base64.b64encode(PNG).decode()}"' in html
     assert html.count("src=") == 1
+    assert "src=" not in to_html(text)
 
 
 def test_hostile_briefing_is_neutralised_in_the_pdf(muster, tmp_path):

@@ -16,7 +16,7 @@ from pathlib import Path
 from ..build import Options
 from ..errors import RenderError
 from ..files import write_atomic
-from .cache import cache_folder, prune
+from .cache import cache_folder, entry_name, prune, read_entry
 from .front import front_matter, link_contents
 from .join import finish, join_parts
 from .parts import cache_entry, cache_keys, render_parts
@@ -53,8 +53,9 @@ def booklet(
     whole = hashlib.sha256(
         repr((sorted(config.items()), [p.key for p in parts], options)).encode() + hashlib.sha256(logo).digest()
     ).hexdigest()
-    if cache and (cache / f"booklet-{whole}.pdf").is_file():  # nothing changed: the last booklet is this one
-        write_atomic(out, (cache / f"booklet-{whole}.pdf").read_bytes())
+    last = read_entry(cache, f"booklet-{whole}") if cache else None
+    if last:  # nothing changed: the last booklet is this one (its bytes checked against their hash)
+        write_atomic(out, last[0])
         statistics(stats)
         return out
     steps = count(1)
@@ -73,14 +74,15 @@ def booklet(
     stamp_pages(writer, heads)
     link_contents(writer, front_pages, parts)
     data = finish(writer, config, parts)
+    if total != len(writer.pages):  # before anything is written or cached: a wrong booklet is never kept
+        raise RenderError(f"the booklet has {len(writer.pages)} pages, its contents counted {total}")
     write_atomic(out, data)
     if cache:
-        write_atomic(cache / f"booklet-{whole}.pdf", data)
-        prune(cache, keep={f"booklet-{whole}.pdf", *(cache_entry(part) for part in parts)})
+        entry = entry_name(f"booklet-{whole}", data, len(writer.pages))
+        write_atomic(cache / entry, data)
+        prune(cache, keep={entry, *(cache_entry(part) for part in parts)})
     stats["join"] = time.perf_counter() - t_join
     stats["outside"] = stats.get("outside", 0.0) + stats["join"]
     stats["weasyprint"] = stats.get("weasyprint", 0.0) + t_join - t_front
     statistics(stats)
-    if total != len(writer.pages):
-        raise RenderError(f"the booklet has {len(writer.pages)} pages, its contents counted {total}")
     return out

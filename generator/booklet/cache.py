@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import hashlib
+import io
 import os
 import sys
 from pathlib import Path
@@ -51,3 +53,38 @@ def prune(folder: Path, keep: set[str]) -> None:
         except OSError:  # not ours to delete (permissions): leave it and count it
             continue
         total -= size
+
+
+def entry_name(key: str, data: bytes, pages: int) -> str:
+    """An entry's file name, key-pages-hash.pdf: what it is for, how many pages it holds, and a hash of its bytes,
+    so that what is read back can be checked before it is trusted."""
+    return f"{key}-{pages}-{hashlib.sha256(data).hexdigest()}.pdf"
+
+
+def read_entry(folder: Path, key: str) -> tuple[bytes, int] | None:
+    """The PDF cached for `key` and its page count, if an entry's bytes match its hash, parse as a PDF and hold the
+    pages its name says; a swapped, truncated or garbage entry is a miss (and is removed), never copied to --out."""
+    for path in sorted(folder.glob(f"{key}-*-*.pdf")) if folder.is_dir() else []:
+        try:
+            pages_text, digest = path.stem[len(key) + 1 :].split("-")
+            data = path.read_bytes()
+            if hashlib.sha256(data).hexdigest() == digest and _page_count(data) == int(pages_text):
+                os.utime(path)  # used: pruning deletes the oldest first
+                return data, int(pages_text)
+        except (OSError, ValueError):  # pruned meanwhile by another build, or not a name we wrote
+            continue
+        try:
+            path.unlink()
+        except OSError:
+            pass
+    return None
+
+
+def _page_count(data: bytes) -> int:
+    from pypdf import PdfReader
+    from pypdf.errors import PyPdfError
+
+    try:
+        return len(PdfReader(io.BytesIO(data), strict=True).pages)
+    except (PyPdfError, ValueError, KeyError, TypeError, AttributeError):  # pypdf's ways of saying "not a PDF"
+        return -1

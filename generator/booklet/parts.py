@@ -3,19 +3,21 @@
 from __future__ import annotations
 
 import hashlib
-import os
 import time
 from collections.abc import Callable
 from dataclasses import replace
 from pathlib import Path
 
-from .. import __version__
+from .. import __version__, markup
 from ..build import APPENDIX, Options, choose_seed, compute, pack_html
 from ..engine import render_pdf
+from ..errors import RenderError
+from ..fetcher import PictureRefused, read_picture
 from ..files import write_atomic
 from ..rendering import PACKAGE, TEMPLATES
 from ..sandbox import render_in_pool
 from .appendix import appendix_html
+from .cache import entry_name, read_entry
 from .plan import Part, load_scenario
 
 # Parts are tagged and written without object streams (PDF 1.4 has none): pypdf then reads only the
@@ -35,8 +37,24 @@ def _fingerprint() -> str:
 
 
 def cache_entry(part: Part) -> str:
-    """The part's file name in the cache, key-pages.pdf: the page count is known without reading the PDF."""
-    return f"{part.key}-{part.pages}.pdf"
+    """The part's file name in the cache, key-pages-hash.pdf: the page count is known without reading the PDF."""
+    return entry_name(part.key, part.pdf, part.pages)
+
+
+def _pictures(path: str) -> bytes:
+    """What the scenario's pictures put on its pages: each one's name and a hash of its bytes (as checked, and as
+    the page will hold them: data: URLs, so the folder the scenario sits in never reaches the page)."""
+    scenario = load_scenario(path)
+    texts = [scenario.data["briefing"], scenario.data["victory"]] + [s.get("briefing") or "" for s in scenario.sides]
+    digest = hashlib.sha256()
+    for text in texts:
+        for src in markup.pictures(text):
+            try:
+                data = read_picture(scenario.doc.folder, src)
+            except PictureRefused as err:  # changed since this process validated it
+                raise RenderError(f"{path}: {err}") from None
+            digest.update(f"{src}\0".encode() + hashlib.sha256(data).digest())
+    return digest.digest()
 
 
 def cache_keys(parts: list[Part], options: Options) -> None:
@@ -51,19 +69,17 @@ def cache_keys(parts: list[Part], options: Options) -> None:
             )
         else:
             digest.update(load_scenario(part.path).doc.source)
+            digest.update(_pictures(part.path))  # an edited map is a new chapter
         part.key = digest.hexdigest()
 
 
 def _from_cache(part: Part, cache: Path) -> bool:
-    """Fill in the part from its cached PDF if there is one, marking it used (pruning deletes the oldest first)."""
-    for path in sorted(cache.glob(f"{part.key}-*.pdf")) if cache.is_dir() else []:
-        try:
-            part.pdf, part.pages = path.read_bytes(), int(path.stem.rsplit("-", 1)[1])
-            os.utime(path)
-        except (OSError, ValueError):  # pruned meanwhile by another build, or not a name we wrote
-            continue
-        return True
-    return False
+    """Fill in the part from its cached PDF if there is a sound one (its hash, a PDF, its page count)."""
+    entry = read_entry(cache, part.key)
+    if entry is None:
+        return False
+    part.pdf, part.pages = entry
+    return True
 
 
 def _render_part(args: tuple) -> tuple[bytes, int, dict]:

@@ -1,0 +1,76 @@
+"""The booklet cache is keyed on everything that reaches a page, and trusts nothing it reads back."""
+
+from __future__ import annotations
+
+import io
+
+import pytest
+from PIL import Image
+from pypdf import PdfReader
+from test_hostile import MINIMAL
+
+from generator.booklet import booklet
+from generator.booklet.cache import entry_name
+from generator.errors import MusterError
+
+
+def jpeg(colour: tuple[int, int, int]) -> bytes:
+    """A small JPEG: its bytes go into the PDF as they are, so the PDF shows which map it printed."""
+    out = io.BytesIO()
+    Image.new("RGB", (8, 8), colour).save(out, format="JPEG")
+    return out.getvalue()
+
+
+@pytest.fixture
+def club(tmp_path, monkeypatch):
+    """A scenario with a map beside it, a cache of its own; build() makes the booklet and returns (bytes, stats)."""
+    monkeypatch.setenv("MUSTER_CACHE", str(tmp_path / "cache"))
+    scenario = tmp_path / "club" / "raid.yaml"
+    scenario.parent.mkdir()
+    scenario.write_text("title: Raid\nsystem: fireteam-tomorrow\nbriefing: '![The map](map.jpg)'\nvictory:" + MINIMAL)
+    (scenario.parent / "map.jpg").write_bytes(jpeg((200, 0, 0)))
+    out = tmp_path / "booklet.pdf"
+
+    def build() -> tuple[bytes, dict]:
+        stats: dict = {}
+        booklet([str(scenario)], out, jobs=1, statistics=stats.update)
+        return out.read_bytes(), stats
+
+    build.scenario, build.cache = scenario, tmp_path / "cache"
+    return build
+
+
+def test_an_edited_map_renders_again_and_a_deleted_map_fails(club):
+    """The chapter's key holds its pictures' bytes: an edited map is printed new, not the cached old one; a deleted
+    map fails the booklet, naming it, instead of building from the cache."""
+    first, _ = club()
+    assert jpeg((200, 0, 0)) in first
+    (club.scenario.parent / "map.jpg").write_bytes(jpeg((0, 0, 200)))
+    second, stats = club()
+    assert stats["rendered"] == 1  # the chapter; its system's appendix did not change
+    assert jpeg((0, 0, 200)) in second and jpeg((200, 0, 0)) not in second
+    (club.scenario.parent / "map.jpg").unlink()
+    with pytest.raises(MusterError, match="picture not found: map.jpg"):
+        club()
+
+
+def test_garbage_and_wrong_page_counts_in_the_cache_are_misses(club):
+    """An entry whose bytes do not match its hash (garbage, a swapped file), or whose bytes match but do not hold
+    the pages its name says, is not used: the parts render again and the booklet is the same as the first."""
+    first, _ = club()
+    entries = sorted(club.cache.glob("*.pdf"))
+    assert len(entries) == 3  # the booklet, the chapter and the appendix
+    for entry in entries:
+        entry.write_bytes(b"%PDF-1.4 garbage")
+    again, stats = club()
+    assert again == first and stats["rendered"] == 2
+    for entry in club.cache.glob("*.pdf"):
+        if entry.name.startswith("booklet-"):
+            entry.unlink()
+            continue
+        data = entry.read_bytes()
+        key, pages, _ = entry.stem.rsplit("-", 2)
+        entry.rename(club.cache / entry_name(key, data, int(pages) + 1))  # a sound PDF, a wrong count
+    again, stats = club()
+    assert again == first and stats["rendered"] == 2
+    assert len(PdfReader(io.BytesIO(again)).pages) == len(PdfReader(io.BytesIO(first)).pages)

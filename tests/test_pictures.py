@@ -1,0 +1,195 @@
+"""Pictures in a scenario's prose: checked once and embedded as checked, refused at validation with a position,
+and printed the same whatever folder the scenario sits in."""
+
+from __future__ import annotations
+
+import base64
+import io
+import zlib
+from pathlib import Path
+
+import pytest
+from PIL import Image
+from test_hostile import MINIMAL
+
+from generator import engine, fetcher, markup
+from generator.errors import RenderError
+from generator.rendering import TEMPLATES
+
+SECRET = b"MUSTER-SECRET-7f3a"
+
+
+def jpeg() -> bytes:
+    """A real small JPEG: WeasyPrint embeds a JPEG's bytes as they are, so what it reads is what the PDF holds."""
+    out = io.BytesIO()
+    Image.new("RGB", (8, 8), (200, 30, 30)).save(out, format="JPEG")
+    return out.getvalue()
+
+
+def swapping_fetcher(monkeypatch, name: str, swap) -> None:
+    """Let the render's fetcher check `name`, then call swap() at once: a shared folder changing under the build."""
+    real = engine.make_fetcher
+
+    def make(folder):
+        locked = real(folder)
+        check = locked.fetch
+
+        def fetch(url, headers=None):
+            response = check(url, headers)
+            if url.endswith("/" + name):
+                swap()
+            return response
+
+        locked.fetch = fetch
+        return locked
+
+    monkeypatch.setattr(engine, "make_fetcher", make)
+
+
+@pytest.mark.parametrize("swap_to", ["a_secret_outside", "a_78_MB_file_beside"])
+def test_a_picture_swapped_after_its_check_is_embedded_as_checked(swap_to, tmp_path, monkeypatch):
+    """A picture replaced by a symlink once the fetcher checked it (to a file outside the folder, or to a 78 MB
+    file) is not read again by name: the PDF holds the checked bytes, so no secret and nothing past 8 MiB."""
+    folder = tmp_path / "scenarios"
+    folder.mkdir()
+    picture = folder / "map.jpg"
+    picture.write_bytes(jpeg())
+    if swap_to == "a_secret_outside":
+        target = tmp_path / "secret.jpg"
+        target.write_bytes(jpeg()[:-2] + SECRET + b"\xff\xd9")
+    else:
+        target = folder / "huge.jpg"
+        with target.open("wb") as handle:  # sparse: 78 MB on paper, nothing on disk
+            handle.write(jpeg()[:-2] + SECRET)
+            handle.truncate(78 * 1000 * 1000)
+
+    def swap():
+        picture.unlink()
+        picture.symlink_to(target)
+
+    swapping_fetcher(monkeypatch, "map.jpg", swap)
+    data = engine.html_to_pdf(
+        f'<html lang="en"><p><img src="{picture.as_uri()}" alt="map"></p></html>', tmp_path, folder
+    )
+    assert picture.is_symlink(), "the swap happened"
+    assert SECRET not in data
+    assert len(data) < fetcher.MAX_IMAGE_BYTES
+    assert jpeg() in data  # the checked picture is what was embedded
+
+
+def png_header(width: int, height: int) -> bytes:
+    """A PNG that claims width x height pixels: all a decompression bomb needs to be judged (and refused) by."""
+
+    def chunk(kind: bytes, body: bytes) -> bytes:
+        return len(body).to_bytes(4, "big") + kind + body + zlib.crc32(kind + body).to_bytes(4, "big")
+
+    head = width.to_bytes(4, "big") + height.to_bytes(4, "big") + bytes([8, 2, 0, 0, 0])
+    return b"\x89PNG\r\n\x1a\n" + chunk(b"IHDR", head) + chunk(b"IDAT", zlib.compress(b"\x00")) + chunk(b"IEND", b"")
+
+
+def scenario_with(folder: Path, briefing: str, name: str = "pictured") -> Path:
+    path = folder / f"{name}.yaml"
+    path.write_text(
+        f"title: Pictured\nsystem: fireteam-tomorrow\nbriefing: |\n  {briefing}\nvictory:" + MINIMAL, encoding="utf-8"
+    )
+    return path
+
+
+def test_a_picture_named_in_any_script_prints(tmp_path, muster):
+    """carte-été.png is a plain name in the scenario's folder: it validates and its bytes are in the pack."""
+    (tmp_path / "carte-été.png").write_bytes(jpeg())  # a JPEG's bytes go into the PDF as they are
+    scenario = scenario_with(tmp_path, "![La carte](carte-été.png)")
+    assert muster("validate", scenario).code == 0
+    result = muster("build", scenario, "--out", tmp_path / "out")
+    assert result.code == 0, result.err
+    assert jpeg() in (tmp_path / "out" / "pictured" / "pictured.pdf").read_bytes()
+
+
+@pytest.mark.parametrize(
+    ("picture", "message"),
+    [
+        ("../x.png", "picture '../x.png' refused: name a picture file"),
+        ("https://example.com/x.png", "picture 'https://example.com/x.png' refused: name a picture file"),
+        ("missing.png", "picture not found: missing.png"),
+        ("bomb.png", "picture bomb.png has more than 40 million pixels"),
+        ("half-bomb.png", "picture half-bomb.png has more than 40 million pixels"),
+    ],
+)
+def test_validate_reports_a_refused_picture_at_its_line_and_column(picture, message, tmp_path, muster):
+    """A picture the build would drop or fail on is a problem at file:line:col, from validate as from build; a PNG
+    claiming 400 Mpx (past Pillow's own bomb error) or 100 Mpx (past its warning) is refused by our limit, in our
+    words, and no Pillow warning reaches stderr."""
+    (tmp_path / "x.png").write_bytes(jpeg())
+    (tmp_path / "inner").mkdir()
+    (tmp_path / "bomb.png").write_bytes(png_header(20_000, 20_000))
+    (tmp_path / "half-bomb.png").write_bytes(png_header(10_000, 10_000))
+    scenario = scenario_with(tmp_path / "inner" if picture == "../x.png" else tmp_path, f"![map]({picture})")
+    for command in (["validate", scenario], ["build", scenario, "--out", tmp_path / "out"]):
+        result = muster(*command)
+        assert result.code == 1
+        assert f"{scenario}:4:10: briefing: {message}" in result.err, result.err
+        assert "Warning" not in result.err and "Traceback" not in result.err
+    assert not (tmp_path / "out").exists()
+
+
+def svg_uri(body: str) -> str:
+    svg = f'<svg xmlns="http://www.w3.org/2000/svg" width="100" height="20">{body}</svg>'
+    return "data:image/svg+xml;base64," + base64.b64encode(svg.encode()).decode()
+
+
+def render(src: str, folder: Path | None = None) -> bytes:
+    return engine.html_to_pdf(f'<html lang="en"><p><img src="{src}" alt="picture"></p></html>', Path("."), folder)
+
+
+def test_a_font_inside_an_svg_never_reaches_the_font_parsers():
+    """An SVG carrying a font as a data: URL is refused before FreeType or HarfBuzz see the font's bytes."""
+    font = next((TEMPLATES / "fonts").rglob("*.ttf")).read_bytes()
+    style = "<style>@font-face { font-family: Evil; src: url(data:font/ttf;base64,%s) }</style>"
+    svg = svg_uri(style % base64.b64encode(font).decode() + '<text x="0" y="15" font-family="Evil">Hi</text>')
+    with pytest.raises(RenderError, match=r"a data: URL is not a picture \(PNG, JPEG, GIF, WebP or SVG\)"):
+        render(svg)
+
+
+def test_a_decompression_bomb_inside_an_svg_is_refused_with_its_reason():
+    """A PNG bomb inside an SVG (no file, so validate cannot see it) is refused by the fetcher, with our reason."""
+    bomb = base64.b64encode(png_header(20_000, 20_000)).decode()
+    svg = svg_uri(f'<image href="data:image/png;base64,{bomb}" width="10" height="10"/>')
+    with pytest.raises(RenderError, match="has more than 40 million pixels"):
+        render(svg)
+
+
+def test_code_spans_print_ampersands_and_angle_brackets_once_escaped():
+    """`a & b < c` prints as a & b < c: the HTML holds &amp; and &lt; once, not &amp;amp; (printed as &amp;)."""
+    html = str(markup.to_html("Type `a & b < c` or `&lt;` literally."))
+    assert "<code>a &amp; b &lt; c</code>" in html
+    assert "<code>&amp;lt;</code>" in html  # a literal &lt; prints as the four characters it is
+    assert str(markup.inline("`x && y`")) == "<code>x &amp;&amp; y</code>"
+
+
+def test_the_same_scenario_with_a_picture_builds_the_same_bytes_in_two_folders(tmp_path, muster):
+    """The PDF names a picture by its content, not by a hash of the folder it sat in: same input, same bytes."""
+    packs = []
+    for club in ("club-a", "somewhere/else/club-b"):
+        folder = tmp_path / club
+        folder.mkdir(parents=True)
+        (folder / "map.png").write_bytes(_small_png())
+        scenario = scenario_with(folder, "![map](map.png)")
+        result = muster("build", scenario, "--out", folder / "out")
+        assert result.code == 0, result.err
+        packs.append((folder / "out" / "pictured" / "pictured.pdf").read_bytes())
+    assert packs[0] == packs[1]
+    assert str(tmp_path).encode() not in packs[0]
+
+
+def _small_png() -> bytes:
+    out = io.BytesIO()
+    Image.new("RGB", (4, 4), (30, 90, 200)).save(out, format="PNG")
+    return out.getvalue()
+
+
+def test_a_picture_gone_after_validation_fails_the_render_in_our_words(tmp_path, capfd):
+    """A picture deleted between validate and render stops the build with a RenderError naming it, never dropped
+    silently nor printed as a traceback by the sanitiser that called us back."""
+    with pytest.raises(RenderError, match=r"picture not found: gone.png \(in .*; it changed after validation\)"):
+        markup.to_html("![map](gone.png)", tmp_path)
+    assert capfd.readouterr().err == ""

@@ -1,0 +1,64 @@
+"""A build writes its pack and its cards as one: both new, or the old pair left as it was."""
+
+from __future__ import annotations
+
+import os
+
+import pytest
+from conftest import files_under
+from test_hostile import MINIMAL
+
+from generator import files
+from generator.errors import RenderError
+
+
+@pytest.fixture
+def old_pair(tmp_path):
+    """A scenario and the pair an earlier build left in out/pair/; returns (scenario, out, pack, cards)."""
+    scenario = tmp_path / "pair.yaml"
+    scenario.write_text("title: Pair\nsystem: fireteam-tomorrow\nbriefing: x\nvictory:" + MINIMAL)
+    out = tmp_path / "out"
+    (out / "pair").mkdir(parents=True)
+    pack, cards = out / "pair" / "pair.pdf", out / "pair" / "pair-cards.pdf"
+    pack.write_bytes(b"%PDF old pack")
+    return scenario, out, pack, cards
+
+
+def test_a_folder_where_the_cards_go_fails_the_build_and_leaves_the_old_pack(old_pair, muster):
+    """A folder named pair-cards.pdf stops the cards' rename: the build fails naming it, and the old pack stays."""
+    scenario, out, pack, cards = old_pair
+    cards.mkdir()
+    result = muster("build", scenario, "--out", out)
+    assert result.code == 1, result.err
+    assert f"cannot write {cards}" in result.err and "Traceback" not in result.err, result.err
+    assert pack.read_bytes() == b"%PDF old pack" and cards.is_dir()
+    assert files_under(out) == [pack]  # no .part left behind
+
+
+def test_a_cards_file_that_cannot_be_replaced_leaves_the_old_pair(old_pair, muster, monkeypatch):
+    """An old cards file that refuses to be replaced (immutable, no permission) fails the build; the old pack
+    and the old cards both stay, so the folder never holds a new pack beside old cards."""
+    scenario, out, pack, cards = old_pair
+    cards.write_bytes(b"%PDF old cards")
+    real = os.replace
+
+    def replace(source, target):
+        if os.fspath(target) == os.fspath(cards):
+            raise PermissionError(1, "Operation not permitted", os.fspath(target))
+        real(source, target)
+
+    monkeypatch.setattr(files.os, "replace", replace)
+    result = muster("build", scenario, "--out", out)
+    assert result.code == 1, result.err
+    assert f"cannot write {cards}: Operation not permitted" in result.err, result.err
+    assert (pack.read_bytes(), cards.read_bytes()) == (b"%PDF old pack", b"%PDF old cards")
+    assert files_under(out) == [cards, pack]
+
+
+def test_writing_together_puts_back_a_target_that_had_no_old_file(tmp_path, monkeypatch):
+    """When the second rename fails and the first target had no file before, the new first file is removed."""
+    first, second = tmp_path / "a.pdf", tmp_path / "b.pdf"
+    second.mkdir()
+    with pytest.raises(RenderError, match="cannot write .*b.pdf"):
+        files.write_together({first: b"new a", second: b"new b"})
+    assert not first.exists() and files_under(tmp_path) == []
