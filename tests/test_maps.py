@@ -41,8 +41,9 @@ def grid_map(path):
     "path", examples(FIRETEAM) + examples(MORSCHAUSER), ids=lambda p: p.stem if hasattr(p, "stem") else p
 )
 def test_no_map_label_overlaps_another_label_a_unit_or_an_objective(path):
-    """Every example map's placed labels (names, codes, level marks) are clear of each other, of unit markers,
-    facing arrows and objective stars, and inside the map."""
+    """Every example map's placed labels (names, codes, level marks, deployment zones' names) are clear of each
+    other, of unit markers, facing arrows and objective stars, and inside the map; and no objective's star is
+    under a unit marker or its arrow (hill-112's crest stars were)."""
     drawing = fireteam_map(path) if f"system: {FIRETEAM}" in path.read_text() else grid_map(path)
     placed = drawing.place_labels()
     assert placed, "the map has labels"
