@@ -173,3 +173,61 @@ def test_the_fireteam_map_has_a_legend_of_its_terrain_kinds():
     svg = str(fireteam_map(SCENARIOS / "bridge.yaml").svg())
     for name in ("Woods", "Building", "Ruins", "River", "Road", "Bridge", "Wall", "Hedge", "Objective"):
         assert f">{name}</text>" in svg, name
+
+
+SQUARE_REFERENCE = re.compile(r"\b([A-Z])([1-9]\d?)(?::([A-Z])([1-9]\d?))?\b")
+
+
+def _terrain_words(scenario, game) -> dict[str, set]:
+    """Each word a briefing may use for terrain (a kind, 'bridge', a terrain entry's name) and its squares."""
+    cells = battlefield.terrain_map(game)
+    words = {}
+    for kind in scenario.system.rules.terrain.kinds:
+        words[kind] = {
+            square for square, cell in cells.items() if kind in cell.kinds or (kind == "hill" and cell.level)
+        }
+    words["bridge"] = words.get("road", set()) & words.get("river", set())
+    for entry in game.terrain:
+        if entry.name:
+            words[entry.name.lower()] = set(entry.all_squares())
+    return words
+
+
+def _references(text: str, words: dict) -> list[tuple[str, str, tuple[int, int]]]:
+    """(square as written, the terrain word nearest before it in its clause, the square) for every square
+    reference that follows a terrain word in the same clause (a sentence, or a part of one between semicolons)."""
+    found = []
+    plain = text.replace("*", "").replace("\n", " ")
+    for clause in re.split(r"[.;!?](?:\s|$)", plain):
+        lower = clause.lower()
+        for match in SQUARE_REFERENCE.finditer(clause):
+            before = lower[: match.start()]
+            named = [(before.rfind(word), word) for word in words if re.search(rf"\b{re.escape(word)}\b", before)]
+            if not named:
+                continue
+            word = max(named)[1]
+            first = (ord(match.group(1)) - ord("A"), int(match.group(2)) - 1)
+            last = (ord(match.group(3)) - ord("A"), int(match.group(4)) - 1) if match.group(3) else first
+            for col in range(first[0], last[0] + 1):
+                for row in range(first[1], last[1] + 1):
+                    found.append((match.group(0), word, (col, row)))
+    return found
+
+
+@pytest.mark.parametrize("path", examples(MORSCHAUSER), ids=lambda p: p.stem)
+def test_a_square_the_briefing_gives_for_a_terrain_lies_on_that_terrain(path):
+    """A square reference (G5, F3:G3) after a terrain word in the same clause of the briefing, the victory text
+    or a side's briefing lies on that terrain on the map: weissach's briefing ran the river "from G1 to G9"
+    while its terrain bent the river into column F."""
+    scenario = load(path)
+    game = GridScenario.of(scenario)
+    words = _terrain_words(scenario, game)
+    texts = [scenario.data["briefing"], scenario.data["victory"]]
+    texts += [side.get("briefing") or "" for side in scenario.data["sides"]]
+    wrong = [
+        f"{written} is not on the {word}"
+        for text in texts
+        for written, word, square in _references(text, words)
+        if square not in words[word]
+    ]
+    assert wrong == []
