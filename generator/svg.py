@@ -4,12 +4,46 @@ from __future__ import annotations
 
 import base64
 import math
+from collections.abc import Callable
+from dataclasses import dataclass
 from html import escape
 
 from .labels import text_width
 
 MIN_TEXT_PT = 7.1  # the print floor is 7 pt; a little over it so rounding in the PDF never dips below
 PT_MM = 25.4 / 72
+
+# A map prints on a page of its own, portrait or landscape, whichever shows it larger. It is drawn to fit the
+# printable area of either paper (the smaller of A4 and Letter, less the page margins of templates/muster.css),
+# under its part's heading and over its legend, so one drawing serves both papers.
+PAPER_MM = {"a4": (210.0, 297.0), "letter": (215.9, 279.4)}
+PAGE_MARGIN_MM = (14.0, 13.0, 15.0, 13.0)  # top, right, bottom, left: the @page margin in templates/muster.css
+HEADING_MM = 16.0  # a part's heading (h2.part), its rule and the space under it, with room for another font
+
+
+@dataclass(frozen=True)
+class MapFrame:
+    """The room a map has: its page's orientation and the width and height (mm) the drawing may fill there."""
+
+    orientation: str  # "portrait" or "landscape": the map's section prints on a page turned this way
+    width_mm: float
+    height_mm: float
+
+
+def map_frames(below_mm: float) -> list[MapFrame]:
+    """A map's room on a portrait page and on a landscape one, keeping `below_mm` under it for its legend."""
+    top, right, bottom, left = PAGE_MARGIN_MM
+    short = min(width for width, _ in PAPER_MM.values())
+    long = min(height for _, height in PAPER_MM.values())
+    return [
+        MapFrame("portrait", short - left - right, long - top - bottom - HEADING_MM - below_mm),
+        MapFrame("landscape", long - left - right, short - top - bottom - HEADING_MM - below_mm),
+    ]
+
+
+def roomiest(frames: list[MapFrame], scale: Callable[[MapFrame], float]) -> MapFrame:
+    """The frame where the map prints largest (`scale`: its mm per map unit there); portrait when they tie."""
+    return max(frames, key=lambda frame: round(scale(frame), 6))
 
 
 def data_uri(svg: str) -> str:

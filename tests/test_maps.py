@@ -5,11 +5,13 @@ from __future__ import annotations
 import math
 import re
 
+import pdfplumber
 import pytest
 from conftest import SCENARIOS
 
 from generator.build import load
-from generator.svg import side_pattern
+from generator.cli import main
+from generator.svg import PAGE_MARGIN_MM, side_pattern
 from generator.systems.fireteam import map as table
 from generator.systems.fireteam.scenario import read
 from generator.systems.morschauser import battlefield, glyphs, roster
@@ -231,3 +233,78 @@ def test_a_square_the_briefing_gives_for_a_terrain_lies_on_that_terrain(path):
         if square not in words[word]
     ]
     assert wrong == []
+
+
+MM = 72 / 25.4
+MAP_HEADINGS = ("The table", "The battlefield")
+FILLS = 0.45  # the least share of the printable area a map's drawing covers (a 96" x 48" table covered a third)
+
+
+def map_page(pdf_path) -> dict:
+    """The page a pack prints its map on, measured: its size, the drawing's box (every line, curve and rectangle
+    under the part's heading and its rule), the printable area and the text in its head and foot margins."""
+    with pdfplumber.open(pdf_path) as pdf:
+        for page in pdf.pages:
+            lines = page.extract_text_lines()
+            heading = [line for line in lines if line["text"] in MAP_HEADINGS and line["chars"][0]["size"] > 14]
+            if not heading:
+                continue
+            under = heading[0]["bottom"]
+            rules = [
+                r for r in page.rects + page.lines if 0 <= r["top"] - under < 5 * MM and r["width"] > page.width / 2
+            ]
+            under = max([under] + [r["bottom"] for r in rules]) + 0.5
+            drawn = [o for o in page.rects + page.curves + page.lines if o["top"] > under]
+            top, right, bottom, left = (margin * MM for margin in PAGE_MARGIN_MM)
+            return {
+                "landscape": page.width > page.height,
+                "drawn": (max(o["x1"] for o in drawn) - min(o["x0"] for o in drawn))
+                * (max(o["bottom"] for o in drawn) - min(o["top"] for o in drawn)),
+                "printable": (page.width - left - right) * (page.height - top - bottom),
+                "head": " ".join(line["text"] for line in lines if line["bottom"] < top),
+                "foot": " ".join(line["text"] for line in lines if line["top"] > page.height - bottom),
+                "text": page.extract_text(),
+            }
+    raise AssertionError(f"no map page in {pdf_path}")
+
+
+def _check_map_page(pdf_path, heading_head: str) -> dict:
+    page = map_page(pdf_path)
+    assert page["drawn"] / page["printable"] >= FILLS, f"the map covers {page['drawn'] / page['printable']:.0%}"
+    assert heading_head in page["head"], "the running head is on the map's page"
+    assert re.search(r"Page \d+ of \d+", page["foot"]), "the page number is on the map's page"
+    return page
+
+
+@pytest.mark.parametrize("paper", ["a4", "letter"])
+@pytest.mark.parametrize("path", examples(FIRETEAM) + examples(MORSCHAUSER), ids=lambda p: p.stem)
+def test_every_example_map_fills_its_page_under_its_running_head(path, paper, built):
+    """On A4 and Letter each example's map covers at least 45% of its page's printable area (bridge's 72" x 48"
+    table covered 42% of a portrait page; it now takes a landscape one), and that page keeps its running head,
+    its page number and the map's legend."""
+    pack, _ = built(path.stem, "--paper", paper)
+    page = _check_map_page(pack, "The table" if f"system: {FIRETEAM}" in path.read_text() else "The battlefield")
+    assert "measured in inches" in page["text"] or "The black arrow" in page["text"], "the legend is on the page"
+
+
+@pytest.mark.parametrize(
+    "name, wide",
+    [
+        ("bridge", ("table: {width: 72, depth: 48}", "table: {width: 96, depth: 48}")),
+        ("weissach-bridge", ("grid: {columns: 12, rows: 9}", "grid: {columns: 26, rows: 9}")),
+    ],
+)
+def test_a_wide_table_prints_its_map_on_a_landscape_page(name, wide, tmp_path):
+    """A 96" x 48" Fireteam table and a 26 x 9 Morschauser grid print their maps on a landscape page, filling at
+    least 45% of it, with the running head and page number along its long edge; the pack's other pages stay
+    portrait."""
+    source = (SCENARIOS / f"{name}.yaml").read_text()
+    assert wide[0] in source
+    path = tmp_path / f"{name}.yaml"
+    path.write_text(source.replace(*wide))
+    assert main(["build", str(path), "--out", str(tmp_path / "out")]) == 0
+    pack = tmp_path / "out" / name / f"{name}.pdf"
+    page = _check_map_page(pack, "The table" if name == "bridge" else "The battlefield")
+    assert page["landscape"]
+    with pdfplumber.open(pack) as pdf:
+        assert [p.width > p.height for p in pdf.pages].count(True) == 1

@@ -27,6 +27,7 @@ class FireteamPrepared(Prepared):
     battle: object = None  # the scenario's Fireteam keys (scenario.Battle)
     forces: list = field(default_factory=list)  # each side's teams and vehicles (scenario.Side), in order
     map: str = ""
+    map_page: str = "portrait"  # the orientation of the map's page: landscape for a wide table
 
 
 class FireteamTomorrow(System):
@@ -53,7 +54,8 @@ class FireteamTomorrow(System):
         cards = deck_cards(self.rules, units(forces), sides)
         runs = shuffle(cards, seed, passes or battle.passes)
         deck = {"system": self.id, "scenario": scenario.title, "seed": seed, "cards": cards, "passes": runs}
-        return FireteamPrepared(scenario, seed, deck, battle, forces, draw(self.rules, battle, forces, sides))
+        svg, page = draw(self.rules, battle, forces, sides)
+        return FireteamPrepared(scenario, seed, deck, battle, forces, svg, page)
 
     def deck_text(self, deck: dict) -> str:
         return listing(deck)

@@ -7,7 +7,7 @@ from html import escape
 from markupsafe import Markup
 
 from ...labels import Box, Label, Placement, around, beside_line, leader_svg, line_blocks, text_width
-from ...svg import points, shape_path, side_pattern
+from ...svg import MapFrame, map_frames, points, roomiest, shape_path, side_pattern
 from .models import Rules
 
 TERRAIN_STYLE = {
@@ -31,6 +31,7 @@ TERRAIN_STYLE = {
 LAYER = {"river": 0, "road": 1, "hill": 0, "bridge": 3}
 UNLABELLED = ("river", "road")  # drawn without their kind's name when the scenario names none
 LEGEND_MM = 5.6  # one legend row: a 4 mm swatch and its 7.8 pt name
+NOTE_MM = 14.0  # the note under the map (the table's size, what hatching and stars mean): two lines and a margin
 
 
 def _pattern_defs(prefix: str = "") -> str:
@@ -58,22 +59,17 @@ class TableMap:
     """A top-down map of a table measured in inches (or any unit), drawn as one SVG with a legend of its terrain."""
 
     def __init__(
-        self,
-        width: float,
-        depth: float,
-        print_width_mm: float = 180.0,
-        tick: float = 6.0,
-        print_height_mm: float = 225.0,
-        legend: list[str] = (),
+        self, width: float, depth: float, frame: MapFrame | None = None, tick: float = 6.0, legend: list[str] = ()
     ):
         self.width, self.depth, self.tick = width, depth, tick
+        self.frame = frame or map_frames(NOTE_MM)[0]
         self.margin = max(width, depth) * 0.045
         self.legend = list(legend)
-        # mm per unit: the map fills the page width, or its height (less the legend's rows) for a deep table
+        # mm per unit: the map fills its frame's width, or its height (less the legend's rows) for a deep table
         rows = 1
         for _ in range(3):
-            room = print_height_mm - rows * LEGEND_MM
-            self.scale = min(print_width_mm / (width + 2 * self.margin), room / (depth + 2 * self.margin))
+            room = self.frame.height_mm - rows * LEGEND_MM
+            self.scale = min(self.frame.width_mm / (width + 2 * self.margin), room / (depth + 2 * self.margin))
             rows = len(self._legend_rows()) or 0
         self.font = 2.75 / self.scale  # 7.8 pt whatever the table's size; tick labels 0.92 of it, still over 7 pt
         self.layers: list[str] = []
@@ -307,7 +303,11 @@ def table_map(rules: Rules, battle, forces: list, sides: list) -> TableMap:
     kinds = [kind for kind in TERRAIN_STYLE if any(f.kind == kind for f in battle.terrain)]
     kinds += sorted({f.kind for f in battle.terrain} - set(kinds))
     legend = kinds + (["objective"] if battle.objectives else [])
-    drawing = TableMap(table.width, table.depth, tick=6 if max(table.width, table.depth) <= 96 else 12, legend=legend)
+    tick = 6 if max(table.width, table.depth) <= 96 else 12
+    # a wide table prints on a landscape page when it shows larger there (a 96" x 48" table filled a third of
+    # a portrait page)
+    frame = roomiest(map_frames(NOTE_MM), lambda f: TableMap(table.width, table.depth, f, tick, legend).scale)
+    drawing = TableMap(table.width, table.depth, frame, tick, legend)
     for feature in sorted(battle.terrain, key=lambda f: LAYER.get(f.kind, 2)):
         cover = feature.cover or default_cover[feature.kind]
         label = feature.name or ("" if feature.kind in UNLABELLED else feature.kind.capitalize())
@@ -322,6 +322,7 @@ def table_map(rules: Rules, battle, forces: list, sides: list) -> TableMap:
     return drawing
 
 
-def draw(rules: Rules, battle, forces: list, sides: list) -> Markup:
-    """The scenario's table as one SVG (see table_map)."""
-    return table_map(rules, battle, forces, sides).svg()
+def draw(rules: Rules, battle, forces: list, sides: list) -> tuple[Markup, str]:
+    """The scenario's table as one SVG (see table_map), and the orientation of the page it prints on."""
+    drawing = table_map(rules, battle, forces, sides)
+    return drawing.svg(), drawing.frame.orientation

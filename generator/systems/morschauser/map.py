@@ -7,7 +7,7 @@ import math
 from markupsafe import Markup
 
 from ...labels import OBJECTIVE, Box, Label, Placement, around, leader_svg, text_width
-from ...svg import MIN_TEXT_PT, PT_MM, boxed_text, shape_path
+from ...svg import MIN_TEXT_PT, PT_MM, MapFrame, boxed_text, map_frames, shape_path
 from .glyphs import unit_marker
 from .looks import GRID_AREA_STYLE, HILL_FILLS, PATH_LOOKS, PATTERN_DEFS, ROAD, trench_line
 from .relief import contour_lines, hill_squares
@@ -19,6 +19,7 @@ from .squares import FACING_VECTORS, grid_lines
 
 
 ARROW = 1.4  # a facing arrow's length, out of its marker's side
+LEGEND_MM = 42.0  # the legend under the map (terrain, unit symbols, sides, a note): four rows and margins
 STAR_RADII = (1.5, 1.25, 1.0, 0.8)  # an objective's star: full size where its square has room, else smaller
 STAR_STEP = 0.25  # the spots a star may take in its square, this far apart
 
@@ -28,10 +29,11 @@ class GridMap:
 
     S = 10.0  # one square in user units
 
-    def __init__(self, columns: int, rows: int, print_width_mm: float = 182.0, max_height_mm: float = 215.0):
+    def __init__(self, columns: int, rows: int, frame: MapFrame | None = None):
         self.columns, self.rows = columns, rows
-        self.print_width_mm = print_width_mm
-        self.max_height_mm = max_height_mm
+        self.frame = frame or map_frames(LEGEND_MM)[0]
+        self.print_width_mm = self.frame.width_mm
+        self.max_height_mm = self.frame.height_mm
         self.margin = 6.0
         # a big grid prints small squares: widen the margin until its coordinates, at least 7 pt, fit in it
         for _ in range(4):
@@ -51,7 +53,7 @@ class GridMap:
 
     # --- geometry ------------------------------------------------------------------------
     def size_mm(self) -> tuple[float, float]:
-        """The printed width and height: the page's width, or less when the map is deep."""
+        """The printed width and height: the frame's width, or less when the map is deeper than the frame."""
         vw = self.columns * self.S + 2 * self.margin
         vh = self.rows * self.S + 2 * self.margin
         width_mm = min(self.print_width_mm, self.max_height_mm * vw / vh)
