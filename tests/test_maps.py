@@ -308,3 +308,21 @@ def test_a_wide_table_prints_its_map_on_a_landscape_page(name, wide, tmp_path):
     assert page["landscape"]
     with pdfplumber.open(pack) as pdf:
         assert [p.width > p.height for p in pdf.pages].count(True) == 1
+
+
+def test_a_booklet_stamps_a_landscape_map_page_with_landscape_heads(built):
+    """The booklet draws running heads and page numbers on a page of their own laid over each page of a chapter:
+    over bridge's landscape map page that stamp page is landscape too, so its heads sit along the long edge."""
+    from pypdf import PdfReader
+
+    from generator.booklet.plan import Part
+    from generator.booklet.stamp import running_heads
+    from generator.build import CHAPTER, Options
+
+    pack, _ = built("bridge")
+    chapter = pack.read_bytes()
+    turned = [page.mediabox.width > page.mediabox.height for page in PdfReader(pack).pages]
+    assert True in turned
+    part = Part(CHAPTER, str(pack), "The bridge", "The bridge", FIRETEAM, pdf=chapter, pages=len(turned))
+    heads = running_heads({"title": "Club"}, [part], 1, Options())
+    assert [page.mediabox.width > page.mediabox.height for page in heads.pages] == [False, *turned]
