@@ -326,3 +326,36 @@ def test_a_booklet_stamps_a_landscape_map_page_with_landscape_heads(built):
     part = Part(CHAPTER, str(pack), "The bridge", "The bridge", FIRETEAM, pdf=chapter, pages=len(turned))
     heads = running_heads({"title": "Club"}, [part], 1, Options())
     assert [page.mediabox.width > page.mediabox.height for page in heads.pages] == [False, *turned]
+
+
+def _prepared_map(path) -> str:
+    scenario = load(path)
+    return str(scenario.system.prepare(scenario, 1).map)
+
+
+@pytest.mark.parametrize("path", examples(FIRETEAM) + examples(MORSCHAUSER), ids=lambda p: p.stem)
+def test_a_map_names_its_edges_when_the_scenario_speaks_of_the_compass(path):
+    """relay-station's Marines win by leaving "by the west edge", and every example's words point the compass
+    (the east bank, Crest west): each map prints NORTH, EAST, SOUTH and WEST round its edges."""
+    svg = _prepared_map(path)
+    for name in ("NORTH", "EAST", "SOUTH", "WEST"):
+        assert f">{name}</text>" in svg, name
+
+
+def test_a_map_leaves_the_edges_unnamed_when_no_word_points_the_compass(tmp_path):
+    """The same table with its victory saying "the far edge" instead of "the west edge" prints no edge names:
+    they come from the scenario's words, not from every map."""
+    source = (SCENARIOS / "relay-station.yaml").read_text()
+    assert "the west edge" in source
+    path = tmp_path / "relay-station.yaml"
+    path.write_text(source.replace("the west edge", "the far edge"))
+    assert ">WEST</text>" not in _prepared_map(path)
+
+
+def test_the_edge_names_print_on_the_map_page(built):
+    """relay-station's printed map page carries NORTH and SOUTH over and under its table, at 7 pt or more."""
+    pack, _ = built("relay-station")
+    with pdfplumber.open(pack) as pdf:
+        page = next(p for p in pdf.pages if "The table" in (p.extract_text() or "").splitlines()[:2])
+        words = {w["text"]: w for w in page.extract_words(extra_attrs=["size"])}
+    assert words["NORTH"]["size"] >= 7 and words["NORTH"]["bottom"] < words["SOUTH"]["top"]

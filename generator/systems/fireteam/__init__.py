@@ -9,6 +9,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from ...schema import Checker, Key
+from ...svg import names_compass
 from ..base import Prepared, System
 from . import checks, odds
 from .cards import fronts
@@ -54,7 +55,8 @@ class FireteamTomorrow(System):
         cards = deck_cards(self.rules, units(forces), sides)
         runs = shuffle(cards, seed, passes or battle.passes)
         deck = {"system": self.id, "scenario": scenario.title, "seed": seed, "cards": cards, "passes": runs}
-        svg, page = draw(self.rules, battle, forces, sides)
+        names = [objective.name for objective in battle.objectives] + [feature.name for feature in battle.terrain]
+        svg, page = draw(self.rules, battle, forces, sides, edges=names_compass(scenario, names))
         return FireteamPrepared(scenario, seed, deck, battle, forces, svg, page)
 
     def deck_text(self, deck: dict) -> str:

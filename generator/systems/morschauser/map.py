@@ -7,7 +7,7 @@ import math
 from markupsafe import Markup
 
 from ...labels import OBJECTIVE, Box, Label, Placement, around, leader_svg, text_width
-from ...svg import MIN_TEXT_PT, PT_MM, MapFrame, boxed_text, map_frames, shape_path
+from ...svg import EDGE_BAND, MIN_TEXT_PT, PT_MM, MapFrame, boxed_text, edge_names, map_frames, shape_path
 from .glyphs import unit_marker
 from .looks import GRID_AREA_STYLE, HILL_FILLS, PATH_LOOKS, PATTERN_DEFS, ROAD, trench_line
 from .relief import contour_lines, hill_squares
@@ -29,15 +29,18 @@ class GridMap:
 
     S = 10.0  # one square in user units
 
-    def __init__(self, columns: int, rows: int, frame: MapFrame | None = None):
+    def __init__(self, columns: int, rows: int, frame: MapFrame | None = None, edges: bool = False):
         self.columns, self.rows = columns, rows
         self.frame = frame or map_frames(LEGEND_MM)[0]
         self.print_width_mm = self.frame.width_mm
         self.max_height_mm = self.frame.height_mm
         self.margin = 6.0
+        self.edges = edges  # the edges' names round the coordinates, when the scenario's words use the compass
+        self.band = 0.0
         # a big grid prints small squares: widen the margin until its coordinates, at least 7 pt, fit in it
         for _ in range(4):
             self.margin = max(6.0, self.coord_size() * 1.75 + 1.4)
+            self.band = self.coord_size() * EDGE_BAND if edges else 0.0
         self.levels: dict[tuple[int, int], int] = {}
         self.areas: list[str] = []
         self.paths: list[str] = []
@@ -54,14 +57,18 @@ class GridMap:
     # --- geometry ------------------------------------------------------------------------
     def size_mm(self) -> tuple[float, float]:
         """The printed width and height: the frame's width, or less when the map is deeper than the frame."""
-        vw = self.columns * self.S + 2 * self.margin
-        vh = self.rows * self.S + 2 * self.margin
+        vw, vh = self.view_size()
         width_mm = min(self.print_width_mm, self.max_height_mm * vw / vh)
         return width_mm, width_mm * vh / vw
 
+    def view_size(self) -> tuple[float, float]:
+        """The drawing's width and height in user units: the grid, its coordinates' margin, the edge names' band."""
+        out = 2 * (self.margin + self.band)
+        return self.columns * self.S + out, self.rows * self.S + out
+
     def mm_per_unit(self) -> float:
         """Printed millimetres per SVG user unit (a square is S units)."""
-        return self.size_mm()[0] / (self.columns * self.S + 2 * self.margin)
+        return self.size_mm()[0] / self.view_size()[0]
 
     def text_size(self, nominal: float) -> float:
         """A font size in user units: `nominal`, or more so it prints at least MIN_TEXT_PT at this map's scale."""
@@ -280,16 +287,18 @@ class GridMap:
     def svg(self) -> Markup:
         m = self.margin
         W, H = self.columns * self.S, self.rows * self.S
-        vw, vh = W + 2 * m, H + 2 * m
+        vw, vh = self.view_size()
+        out = m + self.band
         width_mm, height_mm = self.size_mm()
+        edges = edge_names(-m, -m, W + m, H + m, round(self.coord_size(), 2)) if self.edges else ""
         return Markup(
-            f'<svg xmlns="http://www.w3.org/2000/svg" class="map grid-map" viewBox="{-m:g} {-m:g} {vw:g} {vh:g}" '
+            f'<svg xmlns="http://www.w3.org/2000/svg" class="map grid-map" viewBox="{-out:g} {-out:g} {vw:g} {vh:g}" '
             f'width="{width_mm:.1f}mm" height="{height_mm:.1f}mm" font-family="DejaVu Sans">'
             f"<defs>{PATTERN_DEFS}</defs>"
             f'<rect x="0" y="0" width="{W:g}" height="{H:g}" fill="{HILL_FILLS[0]}"/>'
             f"{hill_squares(self.levels, self.S)}{''.join(self.areas)}"
             f"{contour_lines(self.levels, self.columns, self.rows, self.S)}{''.join(self.paths)}{''.join(self.overlays)}"
-            f"{grid_lines(self.columns, self.rows, self.S, round(self.coord_size(), 2))}{''.join(self.units)}{self._labels_svg()}{''.join(self.stars)}</svg>"
+            f"{grid_lines(self.columns, self.rows, self.S, round(self.coord_size(), 2))}{''.join(self.units)}{self._labels_svg()}{''.join(self.stars)}{edges}</svg>"
         )
 
 
