@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import math
 import re
+from pathlib import Path
 
 import pdfplumber
 import pytest
@@ -359,3 +360,10 @@ def test_the_edge_names_print_on_the_map_page(built):
         page = next(p for p in pdf.pages if "The table" in (p.extract_text() or "").splitlines()[:2])
         words = {w["text"]: w for w in page.extract_words(extra_attrs=["size"])}
     assert words["NORTH"]["size"] >= 7 and words["NORTH"]["bottom"] < words["SOUTH"]["top"]
+
+
+def test_the_maps_page_margins_are_the_print_styles_margins():
+    """Maps are sized to the printable area from svg.PAGE_MARGIN_MM: it must be the @page margin muster.css sets."""
+    css = (Path(__file__).parent.parent / "templates" / "muster.css").read_text()
+    margin = re.search(r"@page\s*\{[^}]*?margin:\s*([^;]+);", css).group(1)
+    assert tuple(float(value.removesuffix("mm")) for value in margin.split()) == PAGE_MARGIN_MM
