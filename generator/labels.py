@@ -13,6 +13,7 @@ from .fonts import text_width
 # move away from what it names gets a leader line back to it.
 
 LINE_HEIGHT = 1.2  # a label's box is this many font sizes tall
+OBJECTIVE = "objective"  # an objective's mark: nothing else drawn may cover it, nor it anything
 
 
 @dataclass(frozen=True)
@@ -105,6 +106,29 @@ class Placement:
         """Something drawn that no label may cover (a unit marker, an objective star, a side badge)."""
         self.obstacles.append((kind, box))
 
+    def settle(self, kind: str, spots: list[Box]) -> Box:
+        """Something drawn that may go in one of several spots (an objective's star in its square): the first
+        spot clear, by the placement's gap, of every obstacle and label so far, else the least covered; then it
+        is an obstacle too."""
+        reach = Box(
+            min(b.left for b in spots) - self.gap,
+            min(b.top for b in spots) - self.gap,
+            max(b.right for b in spots) + self.gap,
+            max(b.bottom for b in spots) + self.gap,
+        )
+        near = [b for _, b in self.obstacles if b.overlap(reach) > 0] + [
+            p.box for p in self.placed if p.box.overlap(reach) > 0
+        ]
+        best = None
+        for box in spots:
+            covered = sum(box.grown(self.gap).overlap(other) for other in near)
+            if best is None or covered < best[0] - 1e-9:
+                best = (covered, box)
+            if covered == 0:
+                break
+        self.block(best[1], kind)
+        return best[1]
+
     def crowding(self, label: Label, box: Box) -> float:
         """How much of other labels and obstacles the box would cover, and how far it leaves the map."""
         grown = box.grown(self.gap)
@@ -145,8 +169,13 @@ class Placement:
         return None if distance <= reach else (start, end)
 
     def collisions(self) -> list[str]:
-        """Every pair of labels whose boxes overlap and every label over an obstacle, as sentences (for tests)."""
+        """Every pair of labels whose boxes overlap, every label over an obstacle and every objective over
+        anything else drawn (a unit marker, its arrow), as sentences (for tests)."""
         found = []
+        for i, (kind, box) in enumerate(self.obstacles):
+            for other_kind, other in self.obstacles[i + 1 :]:
+                if OBJECTIVE in (kind, other_kind) and kind != other_kind and box.overlap(other) > 1e-6:
+                    found.append(f"an objective overlaps a {other_kind if kind == OBJECTIVE else kind}")
         for i, first in enumerate(self.placed):
             for second in self.placed[i + 1 :]:
                 if first.box.overlap(second.box) > 1e-6:

@@ -4,12 +4,85 @@ from __future__ import annotations
 
 import base64
 import math
+import re
+from collections.abc import Callable
+from dataclasses import dataclass
 from html import escape
 
 from .labels import text_width
 
 MIN_TEXT_PT = 7.1  # the print floor is 7 pt; a little over it so rounding in the PDF never dips below
 PT_MM = 25.4 / 72
+
+# A map prints on a page of its own, portrait or landscape, whichever shows it larger. It is drawn to fit the
+# printable area of either paper (the smaller of A4 and Letter, less the page margins of templates/muster.css),
+# under its part's heading and over its legend, so one drawing serves both papers.
+PAPER_MM = {"a4": (210.0, 297.0), "letter": (215.9, 279.4)}
+PAGE_MARGIN_MM = (14.0, 13.0, 15.0, 13.0)  # top, right, bottom, left: the @page margin in templates/muster.css
+HEADING_MM = 16.0  # a part's heading (h2.part), its rule and the space under it, with room for another font
+
+
+@dataclass(frozen=True)
+class MapFrame:
+    """The room a map has: its page's orientation and the width and height (mm) the drawing may fill there."""
+
+    orientation: str  # "portrait" or "landscape": the map's section prints on a page turned this way
+    width_mm: float
+    height_mm: float
+
+
+def map_frames(below_mm: float) -> list[MapFrame]:
+    """A map's room on a portrait page and on a landscape one, keeping `below_mm` under it for its legend."""
+    top, right, bottom, left = PAGE_MARGIN_MM
+    short = min(width for width, _ in PAPER_MM.values())
+    long = min(height for _, height in PAPER_MM.values())
+    return [
+        MapFrame("portrait", short - left - right, long - top - bottom - HEADING_MM - below_mm),
+        MapFrame("landscape", long - left - right, short - top - bottom - HEADING_MM - below_mm),
+    ]
+
+
+# A scenario whose words point the compass (a victory "leaves by the west edge", "the east bank") gets the edge
+# names printed round its map; north is the top of every map, as a unit facing north points up the page.
+COMPASS_WORD = re.compile(r"\b(?:north|south)?-?(?:north|south|east|west)(?:ern|erly|wards?)?\b", re.IGNORECASE)
+EDGE_NAMES = ("NORTH", "EAST", "SOUTH", "WEST")
+EDGE_BAND = 1.7  # the band each edge name takes outside the map's margin, in font sizes
+
+
+def names_compass(scenario, names=()) -> bool:
+    """Whether the scenario's words refer to a compass direction: its briefing, victory text, sides' briefings,
+    or the `names` its system prints on the map (objectives, terrain)."""
+    data = scenario.data
+    texts = [data["briefing"], data["victory"], *(side.get("briefing") for side in data["sides"]), *names]
+    return any(COMPASS_WORD.search(text or "") for text in texts)
+
+
+def edge_names(left: float, top: float, right: float, bottom: float, size: float) -> str:
+    """NORTH, EAST, SOUTH and WEST centred along the outside of this box (each in a band EDGE_BAND font sizes
+    deep), east and west turned to run along their edges."""
+    middle_x, middle_y = (left + right) / 2, (top + bottom) / 2
+    depth = size * EDGE_BAND
+    baseline = depth * 0.3 + size * 0.1  # from the box, the text's baseline when it reads away from the box
+    spots = {
+        "NORTH": (middle_x, top - baseline, 0),
+        "SOUTH": (middle_x, bottom + depth - baseline, 0),
+        "WEST": (left - baseline, middle_y, -90),
+        "EAST": (right + baseline, middle_y, 90),
+    }
+    out = []
+    for name in EDGE_NAMES:
+        x, y, turn = spots[name]
+        rotate = f' transform="rotate({turn} {x:.2f} {y:.2f})"' if turn else ""
+        out.append(
+            f'<text class="edge" x="{x:.2f}" y="{y:.2f}" font-size="{size:.2f}" font-weight="bold" '
+            f'text-anchor="middle" fill="#1a1a1a"{rotate}>{name}</text>'
+        )
+    return "".join(out)
+
+
+def roomiest(frames: list[MapFrame], scale: Callable[[MapFrame], float]) -> MapFrame:
+    """The frame where the map prints largest (`scale`: its mm per map unit there); portrait when they tie."""
+    return max(frames, key=lambda frame: round(scale(frame), 6))
 
 
 def data_uri(svg: str) -> str:

@@ -32,11 +32,17 @@ def _parsed(pdf_path: Path, mtime_ns: int, size: int) -> tuple[tuple[list[dict],
 def text_under(pdf_path: Path, floor: float = SEVEN_POINTS) -> list[tuple[int, str, float]]:
     """Every character set smaller than `floor` points, as (page number, character, size)."""
     return [
-        (number, ch["text"], round(ch["size"], 2))
+        (number, ch["text"], round(_size(ch), 2))
         for number, (chars, _) in enumerate(_pages(pdf_path), 1)
         for ch in chars
-        if ch["size"] < floor
+        if _size(ch) < floor
     ]
+
+
+def _size(ch: dict) -> float:
+    """A character's type size. pdfminer gives a turned character (a map's EAST and WEST run along their edges)
+    its advance as its size; its box across the line of text is the size, as an upright one's height is."""
+    return ch["size"] if ch["upright"] else ch["x1"] - ch["x0"]
 
 
 def text_outside_cards(cards_pdf: Path, size: tuple[float, float]) -> list[tuple[int, str]]:

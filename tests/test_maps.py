@@ -4,12 +4,15 @@ from __future__ import annotations
 
 import math
 import re
+from pathlib import Path
 
+import pdfplumber
 import pytest
 from conftest import SCENARIOS
 
 from generator.build import load
-from generator.svg import side_pattern
+from generator.cli import main
+from generator.svg import PAGE_MARGIN_MM, side_pattern
 from generator.systems.fireteam import map as table
 from generator.systems.fireteam.scenario import read
 from generator.systems.morschauser import battlefield, glyphs, roster
@@ -41,8 +44,9 @@ def grid_map(path):
     "path", examples(FIRETEAM) + examples(MORSCHAUSER), ids=lambda p: p.stem if hasattr(p, "stem") else p
 )
 def test_no_map_label_overlaps_another_label_a_unit_or_an_objective(path):
-    """Every example map's placed labels (names, codes, level marks) are clear of each other, of unit markers,
-    facing arrows and objective stars, and inside the map."""
+    """Every example map's placed labels (names, codes, level marks, deployment zones' names) are clear of each
+    other, of unit markers, facing arrows and objective stars, and inside the map; and no objective's star is
+    under a unit marker or its arrow (hill-112's crest stars were)."""
     drawing = fireteam_map(path) if f"system: {FIRETEAM}" in path.read_text() else grid_map(path)
     placed = drawing.place_labels()
     assert placed, "the map has labels"
@@ -172,3 +176,194 @@ def test_the_fireteam_map_has_a_legend_of_its_terrain_kinds():
     svg = str(fireteam_map(SCENARIOS / "bridge.yaml").svg())
     for name in ("Woods", "Building", "Ruins", "River", "Road", "Bridge", "Wall", "Hedge", "Objective"):
         assert f">{name}</text>" in svg, name
+
+
+SQUARE_REFERENCE = re.compile(r"\b([A-Z])([1-9]\d?)(?::([A-Z])([1-9]\d?))?\b")
+
+
+def _terrain_words(scenario, game) -> dict[str, set]:
+    """Each word a briefing may use for terrain (a kind, 'bridge', a terrain entry's name) and its squares."""
+    cells = battlefield.terrain_map(game)
+    words = {}
+    for kind in scenario.system.rules.terrain.kinds:
+        words[kind] = {
+            square for square, cell in cells.items() if kind in cell.kinds or (kind == "hill" and cell.level)
+        }
+    words["bridge"] = words.get("road", set()) & words.get("river", set())
+    for entry in game.terrain:
+        if entry.name:
+            words[entry.name.lower()] = set(entry.all_squares())
+    return words
+
+
+def _references(text: str, words: dict) -> list[tuple[str, str, tuple[int, int]]]:
+    """(square as written, the terrain word nearest before it in its clause, the square) for every square
+    reference that follows a terrain word in the same clause (a sentence, or a part of one between semicolons)."""
+    found = []
+    plain = text.replace("*", "").replace("\n", " ")
+    for clause in re.split(r"[.;!?](?:\s|$)", plain):
+        lower = clause.lower()
+        for match in SQUARE_REFERENCE.finditer(clause):
+            before = lower[: match.start()]
+            named = [(before.rfind(word), word) for word in words if re.search(rf"\b{re.escape(word)}\b", before)]
+            if not named:
+                continue
+            word = max(named)[1]
+            first = (ord(match.group(1)) - ord("A"), int(match.group(2)) - 1)
+            last = (ord(match.group(3)) - ord("A"), int(match.group(4)) - 1) if match.group(3) else first
+            for col in range(first[0], last[0] + 1):
+                for row in range(first[1], last[1] + 1):
+                    found.append((match.group(0), word, (col, row)))
+    return found
+
+
+@pytest.mark.parametrize("path", examples(MORSCHAUSER), ids=lambda p: p.stem)
+def test_a_square_the_briefing_gives_for_a_terrain_lies_on_that_terrain(path):
+    """A square reference (G5, F3:G3) after a terrain word in the same clause of the briefing, the victory text
+    or a side's briefing lies on that terrain on the map: weissach's briefing ran the river "from G1 to G9"
+    while its terrain bent the river into column F."""
+    scenario = load(path)
+    game = GridScenario.of(scenario)
+    words = _terrain_words(scenario, game)
+    texts = [scenario.data["briefing"], scenario.data["victory"]]
+    texts += [side.get("briefing") or "" for side in scenario.data["sides"]]
+    wrong = [
+        f"{written} is not on the {word}"
+        for text in texts
+        for written, word, square in _references(text, words)
+        if square not in words[word]
+    ]
+    assert wrong == []
+
+
+MM = 72 / 25.4
+MAP_HEADINGS = ("The table", "The battlefield")
+FILLS = 0.45  # the least share of the printable area a map's drawing covers (a 96" x 48" table covered a third)
+
+
+def map_page(pdf_path) -> dict:
+    """The page a pack prints its map on, measured: its size, the drawing's box (every line, curve and rectangle
+    under the part's heading and its rule), the printable area and the text in its head and foot margins."""
+    with pdfplumber.open(pdf_path) as pdf:
+        for page in pdf.pages:
+            lines = page.extract_text_lines()
+            heading = [line for line in lines if line["text"] in MAP_HEADINGS and line["chars"][0]["size"] > 14]
+            if not heading:
+                continue
+            under = heading[0]["bottom"]
+            rules = [
+                r for r in page.rects + page.lines if 0 <= r["top"] - under < 5 * MM and r["width"] > page.width / 2
+            ]
+            under = max([under] + [r["bottom"] for r in rules]) + 0.5
+            drawn = [o for o in page.rects + page.curves + page.lines if o["top"] > under]
+            top, right, bottom, left = (margin * MM for margin in PAGE_MARGIN_MM)
+            return {
+                "landscape": page.width > page.height,
+                "drawn": (max(o["x1"] for o in drawn) - min(o["x0"] for o in drawn))
+                * (max(o["bottom"] for o in drawn) - min(o["top"] for o in drawn)),
+                "printable": (page.width - left - right) * (page.height - top - bottom),
+                "head": " ".join(line["text"] for line in lines if line["bottom"] < top),
+                "foot": " ".join(line["text"] for line in lines if line["top"] > page.height - bottom),
+                "text": page.extract_text(),
+            }
+    raise AssertionError(f"no map page in {pdf_path}")
+
+
+def _check_map_page(pdf_path, heading_head: str) -> dict:
+    page = map_page(pdf_path)
+    assert page["drawn"] / page["printable"] >= FILLS, f"the map covers {page['drawn'] / page['printable']:.0%}"
+    assert heading_head in page["head"], "the running head is on the map's page"
+    assert re.search(r"Page \d+ of \d+", page["foot"]), "the page number is on the map's page"
+    return page
+
+
+@pytest.mark.parametrize("paper", ["a4", "letter"])
+@pytest.mark.parametrize("path", examples(FIRETEAM) + examples(MORSCHAUSER), ids=lambda p: p.stem)
+def test_every_example_map_fills_its_page_under_its_running_head(path, paper, built):
+    """On A4 and Letter each example's map covers at least 45% of its page's printable area (bridge's 72" x 48"
+    table covered 42% of a portrait page; it now takes a landscape one), and that page keeps its running head,
+    its page number and the map's legend."""
+    pack, _ = built(path.stem, "--paper", paper)
+    page = _check_map_page(pack, "The table" if f"system: {FIRETEAM}" in path.read_text() else "The battlefield")
+    assert "measured in inches" in page["text"] or "The black arrow" in page["text"], "the legend is on the page"
+
+
+@pytest.mark.parametrize(
+    "name, wide",
+    [
+        ("bridge", ("table: {width: 72, depth: 48}", "table: {width: 96, depth: 48}")),
+        ("weissach-bridge", ("grid: {columns: 12, rows: 9}", "grid: {columns: 26, rows: 9}")),
+    ],
+)
+def test_a_wide_table_prints_its_map_on_a_landscape_page(name, wide, tmp_path):
+    """A 96" x 48" Fireteam table and a 26 x 9 Morschauser grid print their maps on a landscape page, filling at
+    least 45% of it, with the running head and page number along its long edge; the pack's other pages stay
+    portrait."""
+    source = (SCENARIOS / f"{name}.yaml").read_text()
+    assert wide[0] in source
+    path = tmp_path / f"{name}.yaml"
+    path.write_text(source.replace(*wide))
+    assert main(["build", str(path), "--out", str(tmp_path / "out")]) == 0
+    pack = tmp_path / "out" / name / f"{name}.pdf"
+    page = _check_map_page(pack, "The table" if name == "bridge" else "The battlefield")
+    assert page["landscape"]
+    with pdfplumber.open(pack) as pdf:
+        assert [p.width > p.height for p in pdf.pages].count(True) == 1
+
+
+def test_a_booklet_stamps_a_landscape_map_page_with_landscape_heads(built):
+    """The booklet draws running heads and page numbers on a page of their own laid over each page of a chapter:
+    over bridge's landscape map page that stamp page is landscape too, so its heads sit along the long edge."""
+    from pypdf import PdfReader
+
+    from generator.booklet.plan import Part
+    from generator.booklet.stamp import running_heads
+    from generator.build import CHAPTER, Options
+
+    pack, _ = built("bridge")
+    chapter = pack.read_bytes()
+    turned = [page.mediabox.width > page.mediabox.height for page in PdfReader(pack).pages]
+    assert True in turned
+    part = Part(CHAPTER, str(pack), "The bridge", "The bridge", FIRETEAM, pdf=chapter, pages=len(turned))
+    heads = running_heads({"title": "Club"}, [part], 1, Options())
+    assert [page.mediabox.width > page.mediabox.height for page in heads.pages] == [False, *turned]
+
+
+def _prepared_map(path) -> str:
+    scenario = load(path)
+    return str(scenario.system.prepare(scenario, 1).map)
+
+
+@pytest.mark.parametrize("path", examples(FIRETEAM) + examples(MORSCHAUSER), ids=lambda p: p.stem)
+def test_a_map_names_its_edges_when_the_scenario_speaks_of_the_compass(path):
+    """relay-station's Marines win by leaving "by the west edge", and every example's words point the compass
+    (the east bank, Crest west): each map prints NORTH, EAST, SOUTH and WEST round its edges."""
+    svg = _prepared_map(path)
+    for name in ("NORTH", "EAST", "SOUTH", "WEST"):
+        assert f">{name}</text>" in svg, name
+
+
+def test_a_map_leaves_the_edges_unnamed_when_no_word_points_the_compass(tmp_path):
+    """The same table with its victory saying "the far edge" instead of "the west edge" prints no edge names:
+    they come from the scenario's words, not from every map."""
+    source = (SCENARIOS / "relay-station.yaml").read_text()
+    assert "the west edge" in source
+    path = tmp_path / "relay-station.yaml"
+    path.write_text(source.replace("the west edge", "the far edge"))
+    assert ">WEST</text>" not in _prepared_map(path)
+
+
+def test_the_edge_names_print_on_the_map_page(built):
+    """relay-station's printed map page carries NORTH and SOUTH over and under its table, at 7 pt or more."""
+    pack, _ = built("relay-station")
+    with pdfplumber.open(pack) as pdf:
+        page = next(p for p in pdf.pages if "The table" in (p.extract_text() or "").splitlines()[:2])
+        words = {w["text"]: w for w in page.extract_words(extra_attrs=["size"])}
+    assert words["NORTH"]["size"] >= 7 and words["NORTH"]["bottom"] < words["SOUTH"]["top"]
+
+
+def test_the_maps_page_margins_are_the_print_styles_margins():
+    """Maps are sized to the printable area from svg.PAGE_MARGIN_MM: it must be the @page margin muster.css sets."""
+    css = (Path(__file__).parent.parent / "templates" / "muster.css").read_text()
+    margin = re.search(r"@page\s*\{[^}]*?margin:\s*([^;]+);", css).group(1)
+    assert tuple(float(value.removesuffix("mm")) for value in margin.split()) == PAGE_MARGIN_MM

@@ -15,11 +15,12 @@ from .plan import Part
 
 def running_heads(config: dict, parts: list[Part], front_pages: int, options: Options) -> PdfReader:
     """One page of running head and page number for each page of the booklet, on an empty page."""
-    heads = [{"head": "Contents", "blank": False}] * front_pages
+    heads = [{"head": "Contents", "blank": False, "landscape": False}] * front_pages
     for part in parts:
         if part.blank_before:  # a blank left-hand page stays blank: no running head, no page number
-            heads.append({"head": "", "blank": True})
-        heads += [{"head": part.head, "blank": False}] * part.pages
+            heads.append({"head": "", "blank": True, "landscape": False})
+        # a page turned landscape (a wide table's map) gets its heads along its own long edge
+        heads += [{"head": part.head, "blank": False, "landscape": turned} for turned in _landscape(part.pdf)]
     stamp_html = render(
         "booklet/stamp.html",
         pages=heads,
@@ -27,6 +28,11 @@ def running_heads(config: dict, parts: list[Part], front_pages: int, options: Op
         page_size={"a4": "A4", "letter": "letter"}[options.paper],
     )
     return PdfReader(io.BytesIO(html_to_pdf(stamp_html, TEMPLATES, None, tags=False)))
+
+
+def _landscape(pdf: bytes) -> list[bool]:
+    """For each page of a part, whether it is turned landscape."""
+    return [page.mediabox.width > page.mediabox.height for page in PdfReader(io.BytesIO(pdf)).pages]
 
 
 def stamp_pages(writer, heads: PdfReader) -> None:

@@ -9,6 +9,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from ...schema import Checker, Key
+from ...svg import names_compass
 from ..base import Prepared, System
 from . import checks, odds
 from .cards import fronts
@@ -27,6 +28,7 @@ class FireteamPrepared(Prepared):
     battle: object = None  # the scenario's Fireteam keys (scenario.Battle)
     forces: list = field(default_factory=list)  # each side's teams and vehicles (scenario.Side), in order
     map: str = ""
+    map_page: str = "portrait"  # the orientation of the map's page: landscape for a wide table
 
 
 class FireteamTomorrow(System):
@@ -53,7 +55,9 @@ class FireteamTomorrow(System):
         cards = deck_cards(self.rules, units(forces), sides)
         runs = shuffle(cards, seed, passes or battle.passes)
         deck = {"system": self.id, "scenario": scenario.title, "seed": seed, "cards": cards, "passes": runs}
-        return FireteamPrepared(scenario, seed, deck, battle, forces, draw(self.rules, battle, forces, sides))
+        names = [objective.name for objective in battle.objectives] + [feature.name for feature in battle.terrain]
+        svg, page = draw(self.rules, battle, forces, sides, edges=names_compass(scenario, names))
+        return FireteamPrepared(scenario, seed, deck, battle, forces, svg, page)
 
     def deck_text(self, deck: dict) -> str:
         return listing(deck)

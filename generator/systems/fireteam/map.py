@@ -8,7 +8,7 @@ from markupsafe import Markup
 
 from ... import fonts
 from ...labels import Box, Label, Placement, around, beside_line, leader_svg, line_blocks, text_width
-from ...svg import points, shape_path, side_pattern
+from ...svg import EDGE_BAND, MapFrame, edge_names, map_frames, points, roomiest, shape_path, side_pattern
 from .models import Rules
 
 TERRAIN_STYLE = {
@@ -32,6 +32,8 @@ TERRAIN_STYLE = {
 LAYER = {"river": 0, "road": 1, "hill": 0, "bridge": 3}
 UNLABELLED = ("river", "road")  # drawn without their kind's name when the scenario names none
 LEGEND_MM = 5.6  # one legend row: a 4 mm swatch and its 7.8 pt name
+FONT_MM = 2.75  # every name on the map prints 7.8 pt, whatever the table's size
+NOTE_MM = 14.0  # the note under the map (the table's size, what hatching and stars mean): two lines and a margin
 
 
 def _pattern_defs(prefix: str = "") -> str:
@@ -62,21 +64,25 @@ class TableMap:
         self,
         width: float,
         depth: float,
-        print_width_mm: float = 180.0,
+        frame: MapFrame | None = None,
         tick: float = 6.0,
-        print_height_mm: float = 225.0,
         legend: list[str] = (),
+        edges: bool = False,
     ):
         self.width, self.depth, self.tick = width, depth, tick
+        self.frame = frame or map_frames(NOTE_MM)[0]
         self.margin = max(width, depth) * 0.045
         self.legend = list(legend)
-        # mm per unit: the map fills the page width, or its height (less the legend's rows) for a deep table
+        # the compass's edge names, when the scenario's words need them, in a band outside each side (mm)
+        self.band_mm = FONT_MM * EDGE_BAND if edges else 0.0
+        # mm per unit: the map fills its frame's width, or its height (less the legend's rows) for a deep table
         rows = 1
         for _ in range(3):
-            room = print_height_mm - rows * LEGEND_MM
-            self.scale = min(print_width_mm / (width + 2 * self.margin), room / (depth + 2 * self.margin))
+            room = self.frame.height_mm - rows * LEGEND_MM - 2 * self.band_mm
+            across = self.frame.width_mm - 2 * self.band_mm
+            self.scale = min(across / (width + 2 * self.margin), room / (depth + 2 * self.margin))
             rows = len(self._legend_rows()) or 0
-        self.font = 2.75 / self.scale  # 7.8 pt whatever the table's size; tick labels 0.92 of it, still over 7 pt
+        self.font = FONT_MM / self.scale  # 7.8 pt whatever the table's size; tick labels 0.92 of it, still over 7 pt
         self.layers: list[str] = []
         self.zones: list[str] = []
         self.stars: list[str] = []
@@ -253,18 +259,22 @@ class TableMap:
         labels = "".join(self._label_svg(p) for p in placed)
         legend_rows = len(self._legend_rows())
         legend_height = legend_rows * LEGEND_MM / self.scale
-        # the legend starts a little under the table, in the bottom margin, and the picture grows by its rows
-        legend = self._legend_svg(D + m * 0.5) if legend_rows else ""
-        view_height = D + 2 * m + (legend_height - m * 0.5 if legend_rows else 0)
+        # the legend starts a little under the table, in the bottom margin (under the south edge's name, if
+        # any), and the picture grows by its rows
+        band = self.band_mm / self.scale
+        legend = self._legend_svg(D + m * 0.5 + band) if legend_rows else ""
+        view_height = D + 2 * m + (legend_height - m * 0.5 if legend_rows else 0) + 2 * band
+        edges = edge_names(-m, -m, W + m, D + m * 0.5, self.font) if band else ""
         body = "\n".join(self.layers)
-        width_mm = (W + 2 * m) * self.scale
+        left, top, view_width = -m - band, -m - band, W + 2 * m + 2 * band
+        width_mm = view_width * self.scale
         height_mm = view_height * self.scale
         return Markup(
-            f'<svg xmlns="http://www.w3.org/2000/svg" class="map" viewBox="{-m:g} {-m:g} {W + 2 * m:g} {view_height:g}" '
+            f'<svg xmlns="http://www.w3.org/2000/svg" class="map" viewBox="{left:g} {top:g} {view_width:g} {view_height:g}" '
             f'width="{width_mm:.1f}mm" height="{height_mm:.1f}mm" font-family=\'{fonts.TEXT}\'>'
             f"<defs>{''.join(self.defs)}</defs>"
             f'<rect x="0" y="0" width="{W:g}" height="{D:g}" fill="#f7f5ee" stroke="#000" stroke-width="0.25"/>'
-            f"{body}{''.join(self.zones)}{''.join(self.stars)}{leaders}{labels}{''.join(ticks)}{legend}</svg>"
+            f"{body}{''.join(self.zones)}{''.join(self.stars)}{leaders}{labels}{''.join(ticks)}{edges}{legend}</svg>"
         )
 
 
@@ -301,14 +311,19 @@ def swatch(kind: str, x: float, y: float, size: float) -> str:
 LINEAR_KINDS = ("river", "road", "wall", "hedge")
 
 
-def table_map(rules: Rules, battle, forces: list, sides: list) -> TableMap:
-    """The scenario's table: terrain labelled with its cover, each side's deployment zone, the objectives, a legend."""
+def table_map(rules: Rules, battle, forces: list, sides: list, edges: bool = False) -> TableMap:
+    """The scenario's table: terrain labelled with its cover, each side's deployment zone, the objectives, a legend,
+    and the edges' names when `edges` (the scenario's words refer to the compass)."""
     table = battle.table
     default_cover = {kind.name: kind.cover for kind in rules.terrain}
     kinds = [kind for kind in TERRAIN_STYLE if any(f.kind == kind for f in battle.terrain)]
     kinds += sorted({f.kind for f in battle.terrain} - set(kinds))
     legend = kinds + (["objective"] if battle.objectives else [])
-    drawing = TableMap(table.width, table.depth, tick=6 if max(table.width, table.depth) <= 96 else 12, legend=legend)
+    tick = 6 if max(table.width, table.depth) <= 96 else 12
+    # a wide table prints on a landscape page when it shows larger there (a 96" x 48" table filled a third of
+    # a portrait page)
+    frame = roomiest(map_frames(NOTE_MM), lambda f: TableMap(table.width, table.depth, f, tick, legend, edges).scale)
+    drawing = TableMap(table.width, table.depth, frame, tick, legend, edges)
     for feature in sorted(battle.terrain, key=lambda f: LAYER.get(f.kind, 2)):
         cover = feature.cover or default_cover[feature.kind]
         label = feature.name or ("" if feature.kind in UNLABELLED else feature.kind.capitalize())
@@ -323,6 +338,7 @@ def table_map(rules: Rules, battle, forces: list, sides: list) -> TableMap:
     return drawing
 
 
-def draw(rules: Rules, battle, forces: list, sides: list) -> Markup:
-    """The scenario's table as one SVG (see table_map)."""
-    return table_map(rules, battle, forces, sides).svg()
+def draw(rules: Rules, battle, forces: list, sides: list, edges: bool = False) -> tuple[Markup, str]:
+    """The scenario's table as one SVG (see table_map), and the orientation of the page it prints on."""
+    drawing = table_map(rules, battle, forces, sides, edges)
+    return drawing.svg(), drawing.frame.orientation

@@ -17,6 +17,7 @@ def pack_data(rules: Rules, prepared, tables: list) -> dict:
         "table": battle.table,
         "objectives": battle.objectives,
         "map": prepared.map,
+        "map_page": prepared.map_page,
         "forces": forces,
         "deck": {
             "cards": deck["cards"],

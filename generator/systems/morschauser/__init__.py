@@ -8,6 +8,7 @@ from pathlib import Path
 from typing import Any
 
 from ...schema import Checker, Key
+from ...svg import names_compass
 from ..base import Prepared, System
 from . import battlefield, checks, deck, odds, roster
 from .cards import cards
@@ -26,6 +27,7 @@ class GridPrepared(Prepared):
     map: str = ""
     legend: list[dict] = field(default_factory=list)
     glyph_legend: list[dict] = field(default_factory=list)
+    map_page: str = "portrait"  # the orientation of the map's page: landscape for a wide grid
 
 
 class MorschauserModern(System):
@@ -62,7 +64,9 @@ class MorschauserModern(System):
         game = GridScenario.of(scenario)
         units = roster.listed(self.rules, game, scenario.side_views)
         schedule = deck.schedule(self.rules, self.id, scenario.title, units, seed, passes or game.turns)
-        svg, legend = battlefield.draw(game, battlefield.terrain_map(game), units)
+        names = [objective.name for objective in game.objectives] + [entry.name for entry in game.terrain]
+        edges = names_compass(scenario, names)
+        svg, legend, map_page = battlefield.draw(game, battlefield.terrain_map(game), units, edges)
         return GridPrepared(
             scenario,
             seed,
@@ -73,6 +77,7 @@ class MorschauserModern(System):
             svg,
             legend,
             battlefield.glyph_legend(units),
+            map_page,
         )
 
     def deck_text(self, deck_data: dict) -> str:

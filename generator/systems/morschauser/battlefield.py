@@ -4,10 +4,11 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
+from ...svg import map_frames, roomiest
 from .glyphs import unit_uri
 from .legend import legend_entries
 from .looks import AREA_KINDS, HILL, PATH_KINDS, RIVER, ROAD
-from .map import GridMap
+from .map import LEGEND_MM, GridMap
 
 
 @dataclass
@@ -32,15 +33,19 @@ def terrain_map(game) -> dict[tuple[int, int], Cell]:
     return squares
 
 
-def draw(game, terrain: dict, units: list) -> tuple[str, list[dict]]:
-    """The map as one SVG, and its legend: each terrain drawn and used, then the unit markers."""
-    drawing = grid_map(game, terrain, units)
-    return drawing.svg(), legend_entries(drawing.used)
+def draw(game, terrain: dict, units: list, edges: bool = False) -> tuple[str, list[dict], str]:
+    """The map as one SVG, its legend (each terrain drawn and used, then the unit markers) and the orientation
+    of the page it prints on; `edges` prints the edges' names round it."""
+    drawing = grid_map(game, terrain, units, edges)
+    return drawing.svg(), legend_entries(drawing.used), drawing.frame.orientation
 
 
-def grid_map(game, terrain: dict, units: list) -> GridMap:
+def grid_map(game, terrain: dict, units: list, edges: bool = False) -> GridMap:
     """The map with everything on it, before it is drawn (tests read its label placement)."""
-    drawing = GridMap(game.grid.columns, game.grid.rows)
+    columns, rows = game.grid.columns, game.grid.rows
+    # a wide grid prints on a landscape page when its squares print larger there
+    frame = roomiest(map_frames(LEGEND_MM), lambda f: GridMap(columns, rows, f, edges).mm_per_unit())
+    drawing = GridMap(columns, rows, frame, edges)
     for (c, r), cell in sorted(terrain.items()):
         if cell.level:
             drawing.level(c, r, cell.level)

@@ -2,11 +2,13 @@
 
 from __future__ import annotations
 
+import math
+
 from markupsafe import Markup
 
 from ... import fonts
-from ...labels import Box, Label, Placement, around, leader_svg, text_width
-from ...svg import MIN_TEXT_PT, PT_MM, boxed_text, shape_path
+from ...labels import OBJECTIVE, Box, Label, Placement, around, leader_svg, text_width
+from ...svg import EDGE_BAND, MIN_TEXT_PT, PT_MM, MapFrame, boxed_text, edge_names, map_frames, shape_path
 from .glyphs import unit_marker
 from .looks import GRID_AREA_STYLE, HILL_FILLS, PATH_LOOKS, PATTERN_DEFS, ROAD, trench_line
 from .relief import contour_lines, hill_squares
@@ -18,6 +20,9 @@ from .squares import FACING_VECTORS, grid_lines
 
 
 ARROW = 1.4  # a facing arrow's length, out of its marker's side
+LEGEND_MM = 42.0  # the legend under the map (terrain, unit symbols, sides, a note): four rows and margins
+STAR_RADII = (1.5, 1.25, 1.0, 0.8)  # an objective's star: full size where its square has room, else smaller
+STAR_STEP = 0.25  # the spots a star may take in its square, this far apart
 
 
 class GridMap:
@@ -25,19 +30,25 @@ class GridMap:
 
     S = 10.0  # one square in user units
 
-    def __init__(self, columns: int, rows: int, print_width_mm: float = 182.0, max_height_mm: float = 215.0):
+    def __init__(self, columns: int, rows: int, frame: MapFrame | None = None, edges: bool = False):
         self.columns, self.rows = columns, rows
-        self.print_width_mm = print_width_mm
-        self.max_height_mm = max_height_mm
+        self.frame = frame or map_frames(LEGEND_MM)[0]
+        self.print_width_mm = self.frame.width_mm
+        self.max_height_mm = self.frame.height_mm
         self.margin = 6.0
+        self.edges = edges  # the edges' names round the coordinates, when the scenario's words use the compass
+        self.band = 0.0
         # a big grid prints small squares: widen the margin until its coordinates, at least 7 pt, fit in it
         for _ in range(4):
             self.margin = max(6.0, self.coord_size() * 1.75 + 1.4)
+            self.band = self.coord_size() * EDGE_BAND if edges else 0.0
         self.levels: dict[tuple[int, int], int] = {}
         self.areas: list[str] = []
         self.paths: list[str] = []
         self.overlays: list[str] = []
         self.units: list[str] = []
+        self.objectives: list[tuple[int, int]] = []  # objective squares; their stars go where units leave room
+        self.stars: list[str] = []
         self.used: list[str] = []  # legend keys in first-use order
         # the placement step: markers, arrows and stars are obstacles; unit codes, level marks and place names
         # are labels, placed in that order once every obstacle is known (place_labels)
@@ -46,15 +57,19 @@ class GridMap:
 
     # --- geometry ------------------------------------------------------------------------
     def size_mm(self) -> tuple[float, float]:
-        """The printed width and height: the page's width, or less when the map is deep."""
-        vw = self.columns * self.S + 2 * self.margin
-        vh = self.rows * self.S + 2 * self.margin
+        """The printed width and height: the frame's width, or less when the map is deeper than the frame."""
+        vw, vh = self.view_size()
         width_mm = min(self.print_width_mm, self.max_height_mm * vw / vh)
         return width_mm, width_mm * vh / vw
 
+    def view_size(self) -> tuple[float, float]:
+        """The drawing's width and height in user units: the grid, its coordinates' margin, the edge names' band."""
+        out = 2 * (self.margin + self.band)
+        return self.columns * self.S + out, self.rows * self.S + out
+
     def mm_per_unit(self) -> float:
         """Printed millimetres per SVG user unit (a square is S units)."""
-        return self.size_mm()[0] / (self.columns * self.S + 2 * self.margin)
+        return self.size_mm()[0] / self.view_size()[0]
 
     def text_size(self, nominal: float) -> float:
         """A font size in user units: `nominal`, or more so it prints at least MIN_TEXT_PT at this map's scale."""
@@ -160,15 +175,36 @@ class GridMap:
         self._use("bridge")
 
     def objective(self, col: int, row: int) -> None:
+        """An objective square: a dashed outline, and a star in a corner clear of the square's unit (see place_labels)."""
         x, y = col * self.S, row * self.S
-        star_x, star_y, r = x + self.S - 1.9, y + 1.9, 1.5
         self.overlays.append(
             f'<rect x="{x + 0.35:g}" y="{y + 0.35:g}" width="{self.S - 0.7:g}" height="{self.S - 0.7:g}" fill="none" '
             f'stroke="#000" stroke-width="0.5" stroke-dasharray="1.4 0.8"/>'
-            f'<g fill="#ffd84a" stroke="#000" stroke-width="0.25">{shape_path("star", star_x, star_y, r)}</g>'
         )
-        self.placement.block(Box(star_x - r, star_y - r, star_x + r, star_y + r), "objective")
+        self.objectives.append((col, row))
         self._use("objective")
+
+    def _place_stars(self) -> None:
+        """Each objective's star where its square has room once the unit's marker, arrow, code and level mark
+        are placed: as near the top right corner as it fits, full size if it can, smaller if the square is full."""
+        inset = 0.4
+        for col, row in self.objectives:
+            spots = []
+            for r in STAR_RADII:
+                steps = int((self.S - 2 * inset - 2 * r) / STAR_STEP)
+                centres = [
+                    (col * self.S + inset + r + i * STAR_STEP, row * self.S + inset + r + j * STAR_STEP)
+                    for i in range(steps + 1)
+                    for j in range(steps + 1)
+                ]
+                corner = ((col + 1) * self.S, row * self.S)
+                centres.sort(key=lambda c: (round(math.hypot(c[0] - corner[0], c[1] - corner[1]), 6), c))
+                spots += [Box.centred(x, y, 2 * r, 2 * r) for x, y in centres]
+            box = self.placement.settle(OBJECTIVE, spots)
+            x, y = box.centre
+            self.stars.append(
+                f'<g fill="#ffd84a" stroke="#000" stroke-width="0.25">{shape_path("star", x, y, box.width / 2)}</g>'
+            )
 
     def label(self, squares: list[tuple[int, int]], text: str) -> None:
         """A place name along the top of its first square, else of another of its squares, else near them."""
@@ -212,7 +248,7 @@ class GridMap:
         )
 
     def place_labels(self) -> list:
-        """The placement step: unit codes, then hill level marks, then place names, each clear of all before."""
+        """The placement step: unit codes, then hill level marks, then objective stars, then place names, each clear of all before."""
         if not self.placement.placed:
             fs = self.text_size(1.7)
             for (c, r), lv in sorted(self.levels.items()):
@@ -226,7 +262,12 @@ class GridMap:
                 self.pending.append(
                     (1, Label(mark, fs, self.centre(c, r), spots, True, fs * 0.2, "level", reach=self.S))
                 )
-            for _, label in sorted(self.pending, key=lambda item: item[0]):
+            # stars go after the unit codes and level marks (a square's own furniture), before place names
+            ordered = sorted(self.pending, key=lambda item: item[0])
+            for _, label in [item for item in ordered if item[0] < 2]:
+                self.placement.place(label)
+            self._place_stars()
+            for _, label in [item for item in ordered if item[0] >= 2]:
                 self.placement.place(label)
         return self.placement.placed
 
@@ -247,16 +288,18 @@ class GridMap:
     def svg(self) -> Markup:
         m = self.margin
         W, H = self.columns * self.S, self.rows * self.S
-        vw, vh = W + 2 * m, H + 2 * m
+        vw, vh = self.view_size()
+        out = m + self.band
         width_mm, height_mm = self.size_mm()
+        edges = edge_names(-m, -m, W + m, H + m, round(self.coord_size(), 2)) if self.edges else ""
         return Markup(
-            f'<svg xmlns="http://www.w3.org/2000/svg" class="map grid-map" viewBox="{-m:g} {-m:g} {vw:g} {vh:g}" '
+            f'<svg xmlns="http://www.w3.org/2000/svg" class="map grid-map" viewBox="{-out:g} {-out:g} {vw:g} {vh:g}" '
             f'width="{width_mm:.1f}mm" height="{height_mm:.1f}mm" font-family=\'{fonts.TEXT}\'>'
             f"<defs>{PATTERN_DEFS}</defs>"
             f'<rect x="0" y="0" width="{W:g}" height="{H:g}" fill="{HILL_FILLS[0]}"/>'
             f"{hill_squares(self.levels, self.S)}{''.join(self.areas)}"
             f"{contour_lines(self.levels, self.columns, self.rows, self.S)}{''.join(self.paths)}{''.join(self.overlays)}"
-            f"{grid_lines(self.columns, self.rows, self.S, round(self.coord_size(), 2))}{''.join(self.units)}{self._labels_svg()}</svg>"
+            f"{grid_lines(self.columns, self.rows, self.S, round(self.coord_size(), 2))}{''.join(self.units)}{self._labels_svg()}{''.join(self.stars)}{edges}</svg>"
         )
 
 

@@ -44,6 +44,7 @@ def pack(prepared, tables: list, powers: range) -> dict:
         },
         "turns": game.turns,
         "map": prepared.map,
+        "map_page": prepared.map_page,
         "legend": prepared.legend,
         "glyph_legend": prepared.glyph_legend,
         "objectives": [{"name": o.name, "square": square_name(*o.at), "points": o.points} for o in game.objectives],
