@@ -6,9 +6,9 @@ import math
 import multiprocessing
 import os
 import signal
-import threading
+import time
 from collections.abc import Callable
-from concurrent.futures import ThreadPoolExecutor
+from multiprocessing.connection import wait
 
 from .engine import html_to_pdf
 from .errors import InputProblems, MusterError, RenderError, UsageError, quoted
@@ -19,11 +19,11 @@ from .errors import InputProblems, MusterError, RenderError, UsageError, quoted
 # leave about ten times that room, and a file that needs more is not a scenario.
 RENDER_SECONDS = 120.0
 RENDER_MEMORY_MB = 2048
-# The range a club may set. Below the floors not even an empty pack renders (the child starts with
-# WeasyPrint loaded, about 200 MiB of address space); above the ceilings the limit no longer protects
-# the machine (a day; a TiB), and inf or 1e309 would not be a limit at all.
+# The range a club may set. Below the floors not even the smallest example builds (at 256 MiB of address
+# space Pango cannot start its threads); above the ceilings the limit no longer protects the machine
+# (a day; a TiB), and inf or 1e309 would not be a limit at all.
 SECONDS_RANGE = (1.0, 86_400.0)
-MEMORY_MB_RANGE = (256, 1_048_576)
+MEMORY_MB_RANGE = (384, 1_048_576)
 
 
 def _env_limit(name: str, default: float, low: float, high: float) -> float:
@@ -47,13 +47,18 @@ def render_limits() -> tuple[float, int]:
 
 
 def _context():
-    # forkserver: the server imports WeasyPrint once and forks a fresh child per build, so the limits
-    # cost a fork, not WeasyPrint's import, and the child never inherits the caller's threads or state.
+    # fork: the child starts as a copy of this process, with WeasyPrint already imported (once per command,
+    # see _preload) and whatever rule data this process holds; it is our own child, so its time and memory
+    # count as ours (resource.getrusage(RUSAGE_CHILDREN) reads its peak) and it dies with us.
     methods = multiprocessing.get_all_start_methods()
-    ctx = multiprocessing.get_context("forkserver" if "forkserver" in methods else "spawn")
-    if ctx.get_start_method() == "forkserver":
-        ctx.set_forkserver_preload(["generator.sandbox", "weasyprint", "generator.build"])
-    return ctx
+    return multiprocessing.get_context("fork" if "fork" in methods else "spawn")
+
+
+def _preload() -> None:
+    """Import WeasyPrint and the build here, once, so that each forked child starts with them."""
+    import weasyprint  # noqa: F401
+
+    from . import build  # noqa: F401
 
 
 def _limit_self(seconds: float, memory_mb: int) -> None:
@@ -67,7 +72,6 @@ def _limit_self(seconds: float, memory_mb: int) -> None:
     # a backstop for an orphan whose parent was killed: CPU seconds can only run out
     limit_cpu = int(seconds) + 5
     resource.setrlimit(resource.RLIMIT_CPU, (limit_cpu, limit_cpu + 5))
-    signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl-C is the parent's to report; it kills us
     try:
         import ctypes
 
@@ -77,6 +81,9 @@ def _limit_self(seconds: float, memory_mb: int) -> None:
 
 
 def _limited_child(conn, function: Callable, args: tuple, seconds: float, memory_mb: int) -> None:
+    signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl-C reaches the whole group: the parent reports it and kills us
+    if not os.environ.get("MUSTER_DEBUG"):  # what C libraries print as memory runs out is not for the user:
+        os.dup2(os.open(os.devnull, os.O_WRONLY), 2)  # the parent words every failure in one line
     _limit_self(seconds, memory_mb)
     try:
         result = ("ok", function(*args))
@@ -97,72 +104,76 @@ def _limited_child(conn, function: Callable, args: tuple, seconds: float, memory
     conn.close()
 
 
-_LIVE: set = set()  # children running now, so that a failure or Ctrl-C in one thread stops them all
-_LIVE_LOCK = threading.Lock()
+class _Limited:
+    """One limited child running function(*args): started at once, its clock running from then."""
 
+    def __init__(self, function: Callable, args: tuple, file: str, doing: str):
+        self.seconds, self.memory_mb = render_limits()
+        self.file, self.doing = quoted(file), doing
+        ctx = _context()
+        self.receive, send = ctx.Pipe(duplex=False)
+        self.child = ctx.Process(
+            target=_limited_child, args=(send, function, args, self.seconds, self.memory_mb), daemon=True
+        )
+        self.child.start()
+        send.close()
+        self.deadline = time.monotonic() + self.seconds
 
-def stop_children() -> None:
-    """Kill every limited child still running (after a failure elsewhere, or Ctrl-C)."""
-    with _LIVE_LOCK:
-        children = list(_LIVE)
-    for child in children:
-        if child.is_alive():
-            child.kill()
+    def stop(self) -> None:
+        if self.child.is_alive():
+            self.child.kill()
+        self.child.join()
+        self.receive.close()
+
+    def result(self):
+        """Its result once its pipe is readable or its time is up (then it is killed); errors name the file."""
+        try:
+            if not self.receive.poll(max(0.0, self.deadline - time.monotonic())):
+                raise RenderError(
+                    f"{self.file}: {self.doing} took longer than {self.seconds:g} s (MUSTER_RENDER_SECONDS); "
+                    "the file is too large or hostile"
+                )
+            try:
+                kind, payload = self.receive.recv()
+            except EOFError:  # the child died without a word: a signal, or memory C code could not get
+                self.child.join(5)
+                code = self.child.exitcode
+                how = (
+                    f"killed by {signal.Signals(-code).name}"
+                    if code is not None and code < 0
+                    else f"exit status {code}"
+                )
+                raise RenderError(
+                    f"{self.file}: {self.doing} stopped ({how}); it may have passed the memory limit of "
+                    f"{self.memory_mb} MiB (MUSTER_RENDER_MEMORY_MB)"
+                ) from None
+        finally:
+            self.stop()
+        if kind == "ok":
+            return payload
+        if kind == "problems":
+            raise InputProblems(payload)
+        if kind == "memory":
+            raise RenderError(
+                f"{self.file}: {self.doing} needed more than {self.memory_mb} MiB (MUSTER_RENDER_MEMORY_MB); "
+                "the file is too large or hostile"
+            )
+        if kind == "error":
+            raise RenderError(payload if payload.startswith(f"{self.file}: ") else f"{self.file}: {payload}")
+        if kind == "usage":
+            raise UsageError(payload)
+        raise RuntimeError(f"the limited child failed: {payload}")
 
 
 def run_limited(function: Callable, args: tuple, file: str, doing: str = "building"):
     """function(*args) in a child under the time and memory limits; its result, or an error naming the file.
 
-    `function` must be importable by name (the child imports it); InputProblems, RenderError and UsageError
-    raised in the child are raised here. As with any multiprocessing use, a script that calls this must
-    guard its entry point with `if __name__ == "__main__":` (the `muster` command does).
+    InputProblems, RenderError and UsageError raised in the child are raised here; a child past its time
+    is killed, and one past its memory fails with the limit's name.
     """
-    seconds, memory_mb = render_limits()
-    file = quoted(file)
-    ctx = _context()
-    receive, send = ctx.Pipe(duplex=False)
-    child = ctx.Process(target=_limited_child, args=(send, function, args, seconds, memory_mb), daemon=True)
-    with _LIVE_LOCK:
-        _LIVE.add(child)
-    try:
-        child.start()
-        send.close()
-        if not receive.poll(seconds):
-            raise RenderError(
-                f"{file}: {doing} took longer than {seconds:g} s (MUSTER_RENDER_SECONDS); "
-                "the file is too large or hostile"
-            )
-        try:
-            kind, payload = receive.recv()
-        except EOFError:  # the child died without a word: a signal, or memory C code could not get
-            child.join(5)
-            code = child.exitcode
-            how = f"killed by {signal.Signals(-code).name}" if code is not None and code < 0 else f"exit status {code}"
-            raise RenderError(
-                f"{file}: {doing} stopped ({how}); it may have passed the memory limit of "
-                f"{memory_mb} MiB (MUSTER_RENDER_MEMORY_MB)"
-            ) from None
-    finally:
-        if child.is_alive():
-            child.kill()
-        child.join()
-        receive.close()
-        with _LIVE_LOCK:
-            _LIVE.discard(child)
-    if kind == "ok":
-        return payload
-    if kind == "problems":
-        raise InputProblems(payload)
-    if kind == "memory":
-        raise RenderError(
-            f"{file}: {doing} needed more than {memory_mb} MiB (MUSTER_RENDER_MEMORY_MB); "
-            "the file is too large or hostile"
-        )
-    if kind == "error":
-        raise RenderError(payload if payload.startswith(f"{file}: ") else f"{file}: {payload}")
-    if kind == "usage":
-        raise UsageError(payload)
-    raise RuntimeError(f"the limited child failed: {payload}")
+    render_limits()  # a bad setting is a usage error before anything is imported or started
+    _preload()
+    return _Limited(function, args, file, doing).result()
 
 
 def _render_jobs(jobs: list[tuple]) -> list[bytes]:
@@ -179,41 +190,27 @@ def run_each_limited(
 ) -> None:
     """function(argument) for each (file, argument) job, each in its own limited child with its own clock.
 
-    Up to `workers` (at most the number of CPUs) run at once. done(index, result) runs in this process, one
-    at a time, as each job finishes; the first failure stops every other child and is raised, naming its file.
+    Up to `workers` (at most the number of CPUs) run at once. done(index, result) runs in this process as each
+    job finishes; the first failure kills every other child and is raised, naming its file.
     """
     if not jobs:
         return
-    render_limits()  # a bad setting is a usage error before any child starts
+    render_limits()
+    _preload()
     workers = max(1, min(workers, len(jobs), os.cpu_count() or 1))
-    lock = threading.Lock()
-    failures: list[BaseException] = []  # the first is the one to report: the others were stopped because of it
-
-    def one(index: int) -> None:
-        if failures:
-            return
-        file, argument = jobs[index]
-        try:
-            result = run_limited(function, (argument,), file, "rendering")
-        except BaseException as err:
-            with lock:
-                failures.append(err)
-            stop_children()
-            return
-        with lock:
-            if not failures:
-                done(index, result)
-
-    with ThreadPoolExecutor(max_workers=workers) as pool:
-        futures = [pool.submit(one, index) for index in range(len(jobs))]
-        try:
-            for future in futures:
-                future.result()
-        except BaseException:  # Ctrl-C: stop every child, then let the threads end
-            failures.append(KeyboardInterrupt())
-            stop_children()
-            for future in futures:
-                future.cancel()
-            raise
-    if failures:
-        raise failures[0]
+    waiting = list(range(len(jobs)))
+    running: dict[int, _Limited] = {}
+    try:
+        while waiting or running:
+            while waiting and len(running) < workers:
+                index = waiting.pop(0)
+                running[index] = _Limited(function, (jobs[index][1],), jobs[index][0], "rendering")
+            nearest = min(child.deadline for child in running.values())
+            ready = wait([child.receive for child in running.values()], max(0.0, nearest - time.monotonic()))
+            for index, child in list(running.items()):
+                if child.receive in ready or time.monotonic() >= child.deadline:
+                    del running[index]
+                    done(index, child.result())
+    finally:  # a failure, or Ctrl-C: no child may keep rendering
+        for child in running.values():
+            child.stop()
