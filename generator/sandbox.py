@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import faulthandler
 import math
 import multiprocessing
 import os
@@ -19,11 +20,12 @@ from .errors import InputProblems, MusterError, RenderError, UsageError, quoted
 # leave about ten times that room, and a file that needs more is not a scenario.
 RENDER_SECONDS = 120.0
 RENDER_MEMORY_MB = 2048
-# The range a club may set. Below the floors not even the smallest example builds (at 256 MiB of address
-# space Pango cannot start its threads); above the ceilings the limit no longer protects the machine
-# (a day; a TiB), and inf or 1e309 would not be a limit at all.
+# The range a club may set. Below the floors nothing can run: Python with WeasyPrint imported takes
+# 80 MiB of address space before it reads a line, and a build's stages take a second. (The smallest example
+# needs about 384 MiB: between the floor and that, a build fails naming the limit.) Above the ceilings the
+# limit no longer protects the machine (a day; a TiB), and inf or 1e309 would not be a limit at all.
 SECONDS_RANGE = (1.0, 86_400.0)
-MEMORY_MB_RANGE = (384, 1_048_576)
+MEMORY_MB_RANGE = (128, 1_048_576)
 
 
 def _env_limit(name: str, default: float, low: float, high: float) -> float:
@@ -35,7 +37,7 @@ def _env_limit(name: str, default: float, low: float, high: float) -> float:
     except ValueError:
         value = math.nan
     if not low <= value <= high:  # also refuses nan and inf
-        raise UsageError(f"{name} must be a number from {low:g} to {high:g} (got {text!r})")
+        raise UsageError(f"{name} must be a number from {low:.0f} to {high:.0f} (got {text!r})")
     return value
 
 
@@ -84,6 +86,7 @@ def _limited_child(conn, function: Callable, args: tuple, seconds: float, memory
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl-C reaches the whole group: the parent reports it and kills us
     if not os.environ.get("MUSTER_DEBUG"):  # what C libraries print as memory runs out is not for the user:
         os.dup2(os.open(os.devnull, os.O_WRONLY), 2)  # the parent words every failure in one line
+        faulthandler.disable()  # (a test runner's crash report writes to its own copy of stderr)
     _limit_self(seconds, memory_mb)
     try:
         result = ("ok", function(*args))
