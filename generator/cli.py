@@ -13,7 +13,7 @@ def _interrupted(signum, frame) -> None:
     """Ctrl-C outside main()'s own handling (importing, exiting): one line and exit 130, never a traceback.
 
     No PDF is half-written then: writes happen inside main(), where Ctrl-C raises KeyboardInterrupt instead;
-    the limited children die with their fork server when this process ends.
+    the limited children die with this process (PR_SET_PDEATHSIG).
     """
     os.write(2, INTERRUPTED.encode() + b"\n")
     os._exit(130)

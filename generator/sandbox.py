@@ -82,6 +82,17 @@ def _limit_self(seconds: float, memory_mb: int) -> None:
         pass
 
 
+def _near(memory_mb: int) -> bool:
+    """Whether this process's address space came within a tenth of the limit: a C library failing to allocate
+    there may raise anything (SystemError: error return without exception set), and it means the limit."""
+    try:
+        with open("/proc/self/status") as status:
+            peak_kb = next(int(line.split()[1]) for line in status if line.startswith("VmPeak:"))
+    except (OSError, StopIteration, ValueError, IndexError):
+        return False
+    return peak_kb >= memory_mb * 1024 * 0.9
+
+
 def _limited_child(conn, function: Callable, args: tuple, seconds: float, memory_mb: int) -> None:
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl-C reaches the whole group: the parent reports it and kills us
     if not os.environ.get("MUSTER_DEBUG"):  # what C libraries print as memory runs out is not for the user:
@@ -98,8 +109,8 @@ def _limited_child(conn, function: Callable, args: tuple, seconds: float, memory
         result = ("error", str(err))
     except MusterError as err:  # a usage error found late, such as a card size the system cannot hold
         result = ("usage", str(err))
-    except Exception as err:  # a bug in Muster: the parent reports it as an internal error
-        result = ("bug", f"{type(err).__name__}: {err}")
+    except Exception as err:  # a bug in Muster, unless memory ran out where C code could not say so
+        result = ("memory", "") if _near(memory_mb) else ("bug", f"{type(err).__name__}: {err}")
     try:
         conn.send(result)
     except MemoryError:
