@@ -233,9 +233,9 @@ def test_a_bad_statistics_path_is_refused_before_the_booklet_is_built(muster, tm
 
 
 def test_statistics_are_written_where_muster_stats_says(muster, tmp_path, monkeypatch):
-    """A good MUSTER_STATS still receives the booklet's statistics."""
+    """A good MUSTER_STATS still receives the booklet's statistics (rendered afresh: the suite's cache is shared)."""
     target = tmp_path / "stats.json"
     monkeypatch.setenv("MUSTER_STATS", str(target))
-    result = muster("booklet", SCENARIOS / "warspike-hold-the-ford.yaml", "--out", tmp_path / "club.pdf")
+    result = muster("booklet", SCENARIOS / "warspike-hold-the-ford.yaml", "--out", tmp_path / "club.pdf", "--no-cache")
     assert result.code == 0, result.err
     assert "rendered" in json.loads(target.read_text())
