@@ -7,11 +7,12 @@ from pathlib import Path
 
 from . import __version__, cards, markup
 from .decks import seed_from_bytes
-from .errors import UsageError
+from .engine import html_to_pdf
+from .errors import InputProblems, Problem, UsageError
 from .files import own_folder, write_together
 from .loading import load_file
 from .rendering import TEMPLATES, render
-from .sandbox import render_pdfs, start_renderer
+from .sandbox import render_pdfs, run_limited
 from .scenario import Scenario, validate
 from .systems.base import Prepared, System
 
@@ -36,6 +37,28 @@ class Options:
 def load(path: str | Path) -> Scenario:
     """Load and validate one scenario file (raises InputProblems listing every problem)."""
     return validate(load_file(path))
+
+
+def warnings_of(path: str) -> list[Problem]:
+    """Validate one file (in a limited child: see validate_limited); its warnings, or InputProblems."""
+    return load(path).warnings
+
+
+def validate_limited(paths: list[str]) -> list[Problem]:
+    """Validate each file in its own limited child, so that no file can cost more than the limits say.
+
+    Every file's problems are collected before InputProblems is raised; returns the files' warnings.
+    """
+    problems: list[Problem] = []
+    warnings: list[Problem] = []
+    for path in paths:
+        try:
+            warnings += run_limited(warnings_of, (str(path),), str(path), "validating")
+        except InputProblems as err:
+            problems += err.problems
+    if problems:
+        raise InputProblems(problems)
+    return warnings
 
 
 def choose_seed(scenario: Scenario, override: int | None) -> int:
@@ -120,16 +143,23 @@ def to_pdf(scenario: Scenario, html: str) -> bytes:
     return to_pdfs(scenario, html)[0]
 
 
+def make_pdfs(path: str | Path, options: Options) -> tuple[str, list[bytes]]:
+    """Load, validate, compute and render: the scenario's name and its pack and cards as PDF bytes.
+
+    build() runs this in one limited child (sandbox.run_limited), so every stage a hostile file can make
+    costly, from expanding its squares to converting its Markdown, is inside the time and memory limit.
+    """
+    scenario = load(path)
+    pack, sheet = compute(scenario, choose_seed(scenario, options.seed), options)
+    htmls = render_html(scenario, pack, sheet)
+    return scenario.name, [html_to_pdf(html, TEMPLATES, scenario.doc.folder) for html in htmls]
+
+
 def build(path: str | Path, out_dir: str | Path = "output", options: Options | None = None) -> list[Path]:
     """Build NAME.pdf and NAME-cards.pdf into out_dir/NAME/; nothing is written unless both render."""
     options = options or Options()
-    scenario = load(path)
-    start_renderer()
-    seed = choose_seed(scenario, options.seed)
-    pack, sheet = compute(scenario, seed, options)
-    pack_html, cards_html = render_html(scenario, pack, sheet)
-    pdfs = dict(zip(["", "-cards"], to_pdfs(scenario, pack_html, cards_html)))
-    folder = own_folder(Path(out_dir) / scenario.name)
-    outputs = {folder / f"{scenario.name}{suffix}.pdf": data for suffix, data in pdfs.items()}
+    name, pdfs = run_limited(make_pdfs, (str(path), options), str(path))
+    folder = own_folder(Path(out_dir) / name)
+    outputs = {folder / f"{name}{suffix}.pdf": data for suffix, data in zip(["", "-cards"], pdfs)}
     write_together(outputs)  # both or neither: a new pack beside old cards would print a mismatched game
     return list(outputs)

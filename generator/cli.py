@@ -2,16 +2,39 @@
 
 from __future__ import annotations
 
-import argparse
-import json
 import os
+import signal
 import sys
-import traceback
-from pathlib import Path
 
-from . import __version__, systems
-from .errors import InputProblems, MusterError, Problem, UsageError
-from .tables import Table
+INTERRUPTED = "muster: interrupted; nothing half-written was left"
+
+
+def _interrupted(signum, frame) -> None:
+    """Ctrl-C outside main()'s own handling (importing, exiting): one line and exit 130, never a traceback.
+
+    No PDF is half-written then: writes happen inside main(), where Ctrl-C raises KeyboardInterrupt instead;
+    the limited children die with this process (PR_SET_PDEATHSIG).
+    """
+    os.write(2, INTERRUPTED.encode() + b"\n")
+    os._exit(130)
+
+
+if sys.argv and (os.path.basename(sys.argv[0]) == "muster" or sys.argv[0].endswith(f"generator{os.sep}__main__.py")):
+    signal.signal(signal.SIGINT, _interrupted)  # run as a program: before the imports below, most of the first second
+
+import argparse  # noqa: E402
+import json  # noqa: E402
+import re  # noqa: E402
+import traceback  # noqa: E402
+from pathlib import Path  # noqa: E402
+
+from . import __version__, systems  # noqa: E402
+from .errors import InputProblems, MusterError, Problem, UsageError  # noqa: E402
+from .tables import Table  # noqa: E402
+
+# A file can hold a problem per value; past this many the rest are counted, not printed (a 4 KB file
+# once printed a million lines).
+PROBLEMS_SHOWN = 100
 
 
 def _seed(text: str) -> int:
@@ -89,8 +112,17 @@ def _options(args):
     )
 
 
+class _Parser(argparse.ArgumentParser):
+    """argparse, reading `-0.5,1` as a value (a back offset, typed as the calibration sheet says), not an option."""
+
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        # argparse's own test takes only -1 or -0.5 for a negative number; sub-parsers are of this class too
+        self._negative_number_matcher = re.compile(r"^-\d*\.?\d+(,[-+]?\d*\.?\d+)?$")
+
+
 def parser() -> argparse.ArgumentParser:
-    top = argparse.ArgumentParser(prog="muster", description="YAML scenarios in, print-ready PDF packs out.")
+    top = _Parser(prog="muster", description="YAML scenarios in, print-ready PDF packs out.")
     top.add_argument("--version", action="version", version=f"muster {__version__}")
     sub = top.add_subparsers(dest="command", required=True, metavar="COMMAND")
 
@@ -140,8 +172,11 @@ def parser() -> argparse.ArgumentParser:
 
 
 def _print_problems(problems: list[Problem]) -> None:
-    for problem in problems:
+    for problem in problems[:PROBLEMS_SHOWN]:
         print(problem, file=sys.stderr)
+    if len(problems) > PROBLEMS_SHOWN:
+        more = len(problems) - PROBLEMS_SHOWN
+        print(f"... and {more} more problem{'s' if more != 1 else ''}", file=sys.stderr)
 
 
 def _text_table(table: Table) -> str:
@@ -203,17 +238,35 @@ class _ProgressBar:
         self.stream.flush()
 
 
-def _write_statistics(stats: dict) -> None:
-    """For `make bench`: where the booklet's time went, written where MUSTER_STATS says."""
+def _statistics_target() -> Path | None:
+    """Where MUSTER_STATS says to write the booklet's statistics (for `make bench`), checked before any work."""
     target = os.environ.get("MUSTER_STATS")
-    if target:
-        Path(target).write_text(json.dumps(stats))
+    if not target:
+        return None
+    path = Path(target)
+    if path.is_dir() or not path.parent.is_dir() or not os.access(path.parent, os.W_OK):
+        raise UsageError(f"MUSTER_STATS must name a file in a folder that exists and can be written (got {target!r})")
+    return path
+
+
+def _write_statistics(target: Path | None):
+    """A callback writing the booklet's statistics where MUSTER_STATS said, or nowhere."""
+
+    def write(stats: dict) -> None:
+        if target is not None:
+            try:
+                target.write_text(json.dumps(stats))
+            except OSError as err:
+                raise UsageError(f"cannot write MUSTER_STATS to {target}: {err.strerror or err}") from err
+
+    return write
 
 
 def cmd_booklet(args) -> int:
     from .booklet import booklet
     from .build import Options
 
+    statistics = _write_statistics(_statistics_target())
     print(
         booklet(
             args.scenarios,
@@ -223,25 +276,16 @@ def cmd_booklet(args) -> int:
             args.jobs,
             not args.no_cache,
             progress=_ProgressBar(sys.stderr),
-            statistics=_write_statistics,
+            statistics=statistics,
         )
     )
     return 0
 
 
 def cmd_validate(args) -> int:
-    from .build import load
+    from .build import validate_limited
 
-    problems: list[Problem] = []
-    for file in args.files:
-        try:
-            scenario = load(file)
-        except InputProblems as err:
-            problems.extend(err.problems)
-        else:
-            _print_problems(scenario.warnings)
-    if problems:
-        raise InputProblems(problems)
+    _print_problems(validate_limited(args.files))
     print(f"{len(args.files)} file{'s' if len(args.files) != 1 else ''} valid")
     return 0
 
@@ -268,19 +312,23 @@ def cmd_odds(args) -> int:
     return 0
 
 
-def cmd_deck(args) -> int:
+def _deck(path: str, seed: int | None, passes: int | None, as_json: bool) -> tuple[list[Problem], str]:
+    """In a limited child: the scenario's warnings and its deck or schedule as text or JSON."""
     from .build import choose_seed, load
 
-    scenario = load(args.scenario)
-    _print_problems(scenario.warnings)
-    seed = choose_seed(scenario, args.seed)
-    deck = scenario.system.prepare(scenario, seed, args.passes).deck
+    scenario = load(path)
+    deck = scenario.system.prepare(scenario, choose_seed(scenario, seed), passes).deck
     if deck is None:
         raise UsageError(scenario.system.no_deck)
-    if args.json:
-        print(json.dumps(deck, indent=1))
-    else:
-        print(scenario.system.deck_text(deck))
+    return scenario.warnings, json.dumps(deck, indent=1) if as_json else scenario.system.deck_text(deck)
+
+
+def cmd_deck(args) -> int:
+    from .sandbox import run_limited
+
+    warnings, text = run_limited(_deck, (args.scenario, args.seed, args.passes, args.json), args.scenario)
+    _print_problems(warnings)
+    print(text)
     return 0
 
 
@@ -322,8 +370,10 @@ COMMANDS = {
 
 
 def main(argv: list[str] | None = None) -> int:
-    args = parser().parse_args(argv)
+    # inside main, Ctrl-C raises KeyboardInterrupt: the limited children are killed and no write is left half-done
+    signal.signal(signal.SIGINT, signal.default_int_handler)
     try:
+        args = parser().parse_args(argv)
         return COMMANDS[args.command](args)
     except InputProblems as err:
         _print_problems(err.problems)
@@ -334,7 +384,7 @@ def main(argv: list[str] | None = None) -> int:
         print(f"muster: {err}", file=sys.stderr)
         return err.exit_status
     except KeyboardInterrupt:
-        print("muster: interrupted; nothing half-written was left", file=sys.stderr)
+        print(INTERRUPTED, file=sys.stderr)
         return 130
     except BrokenPipeError:
         os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
@@ -351,7 +401,13 @@ def main(argv: list[str] | None = None) -> int:
 
 
 def run() -> None:
-    sys.exit(main())
+    try:
+        status = main()
+    except KeyboardInterrupt:  # Ctrl-C while main() was reporting another error
+        status = 130
+        print(INTERRUPTED, file=sys.stderr)
+    signal.signal(signal.SIGINT, _interrupted)  # a Ctrl-C while Python shuts down is reported the same way
+    sys.exit(status)
 
 
 if __name__ == "__main__":

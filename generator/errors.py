@@ -5,6 +5,12 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 
+def quoted(name: str) -> str:
+    """A file name as messages show it: as it is, or quoted with escapes when it holds a line break or another
+    character that is not printable, so that a name such as 'x.yaml\\nother.yaml:1:1: ...' cannot forge a line."""
+    return name if name.isprintable() else repr(name)
+
+
 @dataclass(frozen=True, order=True)
 class Problem:
     """One thing wrong with one input file, at a line and column where known."""
@@ -16,7 +22,8 @@ class Problem:
     message: str
 
     def __str__(self) -> str:
-        where = f"{self.file}:{self.line}:{self.col}" if self.line else self.file
+        file = quoted(self.file)
+        where = f"{file}:{self.line}:{self.col}" if self.line else file
         return f"{where}: {self.path}: {self.message}" if self.path else f"{where}: {self.message}"
 
 

@@ -1,79 +1,79 @@
-"""The one process sandbox: scenario renders run in child processes under a wall-clock and a memory limit."""
+"""The one process sandbox: each build, validation and booklet chapter runs in a child under a wall-clock and a memory limit."""
 
 from __future__ import annotations
 
+import faulthandler
+import math
 import multiprocessing
 import os
 import signal
+import time
 from collections.abc import Callable
-from concurrent.futures import ProcessPoolExecutor, as_completed
-from concurrent.futures import TimeoutError as FuturesTimeout
-from concurrent.futures.process import BrokenProcessPool
+from multiprocessing.connection import wait
 
 from .engine import html_to_pdf
-from .errors import RenderError, UsageError
+from .errors import InputProblems, MusterError, RenderError, UsageError, quoted
 
-# Every build renders in one child process with a wall-clock and a memory limit, so that a hostile or
-# broken scenario can hang or bloat only that child. The example packs render in 3 to 11 s and under
-# 200 MiB; the defaults leave about ten times that room, and a file that needs more is not a scenario.
+# Every build runs in one child process with a wall-clock and a memory limit, from reading the YAML to the
+# PDF bytes (validation, computation, Markdown and rendering), so that a hostile or broken scenario can
+# hang or bloat only that child. The example packs build in 3 to 11 s and under 200 MiB; the defaults
+# leave about ten times that room, and a file that needs more is not a scenario.
 RENDER_SECONDS = 120.0
 RENDER_MEMORY_MB = 2048
+# The range a club may set. Below the floors nothing can run: Python with WeasyPrint imported takes
+# 80 MiB of address space before it reads a line, and a build's stages take a second. (The smallest example
+# needs about 384 MiB: between the floor and that, a build fails naming the limit.) Above the ceilings the
+# limit no longer protects the machine (a day; a TiB), and inf or 1e309 would not be a limit at all.
+SECONDS_RANGE = (1.0, 86_400.0)
+MEMORY_MB_RANGE = (128, 1_048_576)
 
 
-def _env_limit(name: str, default: float, low: float) -> float:
+def _env_limit(name: str, default: float, low: float, high: float) -> float:
     text = os.environ.get(name)
     if text is None or text == "":
         return default
     try:
         value = float(text)
     except ValueError:
-        value = float("nan")
-    if not value >= low:  # also refuses nan
-        raise UsageError(f"{name} must be a number of at least {low:g} (got {text!r})")
+        value = math.nan
+    if not low <= value <= high:  # also refuses nan and inf
+        raise UsageError(f"{name} must be a number from {low:.0f} to {high:.0f} (got {text!r})")
     return value
 
 
 def render_limits() -> tuple[float, int]:
-    """The render child's limits: seconds of wall clock and MiB of address space, from the environment."""
-    seconds = _env_limit("MUSTER_RENDER_SECONDS", RENDER_SECONDS, 0.001)
-    memory = int(_env_limit("MUSTER_RENDER_MEMORY_MB", RENDER_MEMORY_MB, 64))
+    """The child's limits: seconds of wall clock and MiB of address space, from the environment."""
+    seconds = _env_limit("MUSTER_RENDER_SECONDS", RENDER_SECONDS, *SECONDS_RANGE)
+    memory = int(_env_limit("MUSTER_RENDER_MEMORY_MB", RENDER_MEMORY_MB, *MEMORY_MB_RANGE))
     return seconds, memory
 
 
 def _context():
-    # forkserver: the server imports WeasyPrint once and forks a fresh child per build, so the limits
-    # cost a fork, not WeasyPrint's import, and the child never inherits the caller's threads or state.
+    # fork: the child starts as a copy of this process, with WeasyPrint already imported (once per command,
+    # see _preload) and whatever rule data this process holds; it is our own child, so its time and memory
+    # count as ours (resource.getrusage(RUSAGE_CHILDREN) reads its peak) and it dies with us.
     methods = multiprocessing.get_all_start_methods()
-    ctx = multiprocessing.get_context("forkserver" if "forkserver" in methods else "spawn")
-    if ctx.get_start_method() == "forkserver":
-        ctx.set_forkserver_preload(["generator.sandbox", "weasyprint"])
-    return ctx
+    return multiprocessing.get_context("fork" if "fork" in methods else "spawn")
 
 
-def start_renderer() -> None:
-    """Check the render limits and start the fork server early, so its import of WeasyPrint overlaps the build's work."""
-    render_limits()
-    if _context().get_start_method() == "forkserver":
-        from multiprocessing import forkserver
+def _preload() -> None:
+    """Import WeasyPrint and the build here, once, so that each forked child starts with them."""
+    import weasyprint  # noqa: F401
 
-        forkserver.ensure_running()
+    from . import build  # noqa: F401
 
 
-def _limit_self(seconds: float, memory_mb: int, cpu: bool = True) -> None:
-    """In the child: cap address space and CPU time, and die with the process that forked us.
-
-    A long-lived worker that renders many parts (the booklet's) passes cpu=False: CPU time adds
-    up over its parts, so its parent keeps the clock instead.
-    """
+def _limit_self(seconds: float, memory_mb: int) -> None:
+    """In the child: cap address space and CPU time, and die with the process that forked us."""
     try:
         import resource
     except ImportError:  # not POSIX: the parent's wall clock still holds
         return
     limit = memory_mb * 1024 * 1024
     resource.setrlimit(resource.RLIMIT_AS, (limit, limit))
-    if cpu:  # a backstop for an orphan whose parent was killed: CPU seconds can only run out
-        limit_cpu = int(seconds) + 5
-        resource.setrlimit(resource.RLIMIT_CPU, (limit_cpu, limit_cpu + 5))
+    # a backstop for an orphan whose parent was killed: CPU seconds can only run out
+    limit_cpu = int(seconds) + 5
+    resource.setrlimit(resource.RLIMIT_CPU, (limit_cpu, limit_cpu + 5))
     try:
         import ctypes
 
@@ -82,16 +82,35 @@ def _limit_self(seconds: float, memory_mb: int, cpu: bool = True) -> None:
         pass
 
 
-def _render_child(conn, jobs, seconds: float, memory_mb: int) -> None:
+def _near(memory_mb: int) -> bool:
+    """Whether this process's address space came within a tenth of the limit: a C library failing to allocate
+    there may raise anything (SystemError: error return without exception set), and it means the limit."""
+    try:
+        with open("/proc/self/status") as status:
+            peak_kb = next(int(line.split()[1]) for line in status if line.startswith("VmPeak:"))
+    except (OSError, StopIteration, ValueError, IndexError):
+        return False
+    return peak_kb >= memory_mb * 1024 * 0.9
+
+
+def _limited_child(conn, function: Callable, args: tuple, seconds: float, memory_mb: int) -> None:
+    signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl-C reaches the whole group: the parent reports it and kills us
+    if not os.environ.get("MUSTER_DEBUG"):  # what C libraries print as memory runs out is not for the user:
+        os.dup2(os.open(os.devnull, os.O_WRONLY), 2)  # the parent words every failure in one line
+        faulthandler.disable()  # (a test runner's crash report writes to its own copy of stderr)
     _limit_self(seconds, memory_mb)
     try:
-        result = ("ok", [html_to_pdf(*job) for job in jobs])
+        result = ("ok", function(*args))
     except MemoryError:
         result = ("memory", "")
+    except InputProblems as err:  # a Problem pickles; the exception's own arguments do not
+        result = ("problems", err.problems)
     except RenderError as err:
         result = ("error", str(err))
-    except Exception as err:  # a bug in Muster: the parent reports it as an internal error
-        result = ("bug", f"{type(err).__name__}: {err}")
+    except MusterError as err:  # a usage error found late, such as a card size the system cannot hold
+        result = ("usage", str(err))
+    except Exception as err:  # a bug in Muster, unless memory ran out where C code could not say so
+        result = ("memory", "") if _near(memory_mb) else ("bug", f"{type(err).__name__}: {err}")
     try:
         conn.send(result)
     except MemoryError:
@@ -99,117 +118,113 @@ def _render_child(conn, jobs, seconds: float, memory_mb: int) -> None:
     conn.close()
 
 
-def render_pdfs(jobs: list[tuple], file: str) -> list[bytes]:
-    """Render each (html, base, scenario_folder) job to PDF bytes in one limited child; errors name the file.
+class _Limited:
+    """One limited child running function(*args): started at once, its clock running from then."""
 
-    As with any multiprocessing use, a script that calls this must guard its entry point with
-    `if __name__ == "__main__":` (the `muster` command and `python -m generator` do).
-    """
-    seconds, memory_mb = render_limits()
-    ctx = _context()
-    receive, send = ctx.Pipe(duplex=False)
-    child = ctx.Process(target=_render_child, args=(send, jobs, seconds, memory_mb), daemon=True)
-    child.start()
-    send.close()
-    try:
-        if not receive.poll(seconds):
+    def __init__(self, function: Callable, args: tuple, file: str, doing: str):
+        self.seconds, self.memory_mb = render_limits()
+        self.file, self.doing = quoted(file), doing
+        ctx = _context()
+        self.receive, send = ctx.Pipe(duplex=False)
+        self.child = ctx.Process(
+            target=_limited_child, args=(send, function, args, self.seconds, self.memory_mb), daemon=True
+        )
+        self.child.start()
+        send.close()
+        self.deadline = time.monotonic() + self.seconds
+
+    def stop(self) -> None:
+        if self.child.is_alive():
+            self.child.kill()
+        self.child.join()
+        self.receive.close()
+
+    def result(self):
+        """Its result once its pipe is readable or its time is up (then it is killed); errors name the file."""
+        try:
+            if not self.receive.poll(max(0.0, self.deadline - time.monotonic())):
+                raise RenderError(
+                    f"{self.file}: {self.doing} took longer than {self.seconds:g} s (MUSTER_RENDER_SECONDS); "
+                    "the file is too large or hostile"
+                )
+            try:
+                kind, payload = self.receive.recv()
+            except EOFError:  # the child died without a word: a signal, or memory C code could not get
+                self.child.join(5)
+                code = self.child.exitcode
+                how = (
+                    f"killed by {signal.Signals(-code).name}"
+                    if code is not None and code < 0
+                    else f"exit status {code}"
+                )
+                raise RenderError(
+                    f"{self.file}: {self.doing} stopped ({how}); it may have passed the memory limit of "
+                    f"{self.memory_mb} MiB (MUSTER_RENDER_MEMORY_MB)"
+                ) from None
+        finally:
+            self.stop()
+        if kind == "ok":
+            return payload
+        if kind == "problems":
+            raise InputProblems(payload)
+        if kind == "memory":
             raise RenderError(
-                f"{file}: rendering took longer than {seconds:g} s (MUSTER_RENDER_SECONDS); "
+                f"{self.file}: {self.doing} needed more than {self.memory_mb} MiB (MUSTER_RENDER_MEMORY_MB); "
                 "the file is too large or hostile"
             )
-        try:
-            kind, payload = receive.recv()
-        except EOFError:  # the child died without a word: a signal, or memory C code could not get
-            child.join(5)
-            code = child.exitcode
-            how = f"killed by {signal.Signals(-code).name}" if code is not None and code < 0 else f"exit status {code}"
-            raise RenderError(
-                f"{file}: rendering stopped ({how}); it may have passed the memory limit of "
-                f"{memory_mb} MiB (MUSTER_RENDER_MEMORY_MB)"
-            ) from None
-    finally:
-        if child.is_alive():
-            child.kill()
-        child.join()
-        receive.close()
-    if kind == "ok":
-        return payload
-    if kind == "memory":
-        raise RenderError(
-            f"{file}: rendering needed more than {memory_mb} MiB (MUSTER_RENDER_MEMORY_MB); "
-            "the file is too large or hostile"
-        )
-    if kind == "error":
-        raise RenderError(f"{file}: {payload}")
-    raise RuntimeError(f"the render child failed: {payload}")
+        if kind == "error":
+            raise RenderError(payload if payload.startswith(f"{self.file}: ") else f"{self.file}: {payload}")
+        if kind == "usage":
+            raise UsageError(payload)
+        raise RuntimeError(f"the limited child failed: {payload}")
 
 
-def _pool_job(function: Callable, file: str, argument):
-    """In a pool worker: one job, its render errors naming its file as render_pdfs' do."""
-    try:
-        return function(argument)
-    except RenderError as err:
-        raise RenderError(f"{file}: {err}") from err
-    except MemoryError:
-        seconds, memory_mb = render_limits()
-        raise RenderError(f"{file}: rendering needed more than {memory_mb} MiB (MUSTER_RENDER_MEMORY_MB)") from None
+def run_limited(function: Callable, args: tuple, file: str, doing: str = "building"):
+    """function(*args) in a child under the time and memory limits; its result, or an error naming the file.
+
+    InputProblems, RenderError and UsageError raised in the child are raised here; a child past its time
+    is killed, and one past its memory fails with the limit's name.
+    """
+    render_limits()  # a bad setting is a usage error before anything is imported or started
+    _preload()
+    return _Limited(function, args, file, doing).result()
 
 
-def render_in_pool(
-    function: Callable, jobs: list[tuple[str, object]], workers: int, done: Callable[[int, object], None], name: str
+def _render_jobs(jobs: list[tuple]) -> list[bytes]:
+    return [html_to_pdf(*job) for job in jobs]
+
+
+def render_pdfs(jobs: list[tuple], file: str) -> list[bytes]:
+    """Render each (html, base, scenario_folder) job to PDF bytes in one limited child; errors name the file."""
+    return run_limited(_render_jobs, (jobs,), file, "rendering")
+
+
+def run_each_limited(
+    function: Callable, jobs: list[tuple[str, object]], workers: int, done: Callable[[int, object], None]
 ) -> None:
-    """Call function(argument) for each (file, argument) job in up to `workers` limited processes, in the order given.
+    """function(argument) for each (file, argument) job, each in its own limited child with its own clock.
 
-    done(index, result) runs in this process as each job finishes; errors name the job's file, or `name` (such
-    as "the booklet") when the whole lot runs out of time. After any failure every worker is killed.
+    Up to `workers` (at most the number of CPUs) run at once. done(index, result) runs in this process as each
+    job finishes; the first failure kills every other child and is raised, naming its file.
     """
     if not jobs:
         return
-    # Scenario files come from strangers: jobs run in worker processes under the same memory limit as a
-    # single build's render child, and the whole lot under its clock (per job, shared between the workers).
-    # spawn: workers start clean and are our own children, so their time and memory count as ours.
-    seconds, memory_mb = render_limits()
-    workers = max(1, min(workers, len(jobs)))
-    deadline = seconds * len(jobs) / workers + 15  # 15 s for the workers to start and import WeasyPrint
-    pool = ProcessPoolExecutor(
-        max_workers=workers,
-        mp_context=multiprocessing.get_context("spawn"),
-        initializer=_limit_self,
-        initargs=(seconds, memory_mb, False),
-    )
+    render_limits()
+    _preload()
+    workers = max(1, min(workers, len(jobs), os.cpu_count() or 1))
+    waiting = list(range(len(jobs)))
+    running: dict[int, _Limited] = {}
     try:
-        futures = {
-            pool.submit(_pool_job, function, file, argument): index for index, (file, argument) in enumerate(jobs)
-        }
-        for future in as_completed(futures, timeout=deadline):
-            index = futures[future]
-            try:
-                done(index, future.result())
-            except MemoryError:
-                raise RenderError(
-                    f"{jobs[index][0]}: rendering needed more than {memory_mb} MiB (MUSTER_RENDER_MEMORY_MB)"
-                ) from None
-            except BrokenProcessPool:
-                raise RenderError(
-                    f"{jobs[index][0]}: a render worker died; it may have passed the memory limit of "
-                    f"{memory_mb} MiB (MUSTER_RENDER_MEMORY_MB)"
-                ) from None
-    except FuturesTimeout:
-        _kill(pool)
-        raise RenderError(
-            f"{name} took longer than {deadline:g} s to render (MUSTER_RENDER_SECONDS per part); "
-            "a scenario is too large or hostile"
-        ) from None
-    except BaseException:
-        _kill(pool)
-        raise
-    pool.shutdown(wait=True)
-
-
-def _kill(pool: ProcessPoolExecutor) -> None:
-    """Stop every worker now: after a failure no orphan may keep rendering."""
-    # concurrent.futures offers no public way to kill its workers; _processes is the standard library's own
-    for process in list((getattr(pool, "_processes", None) or {}).values()):
-        if process.is_alive():
-            process.kill()
-    pool.shutdown(wait=True, cancel_futures=True)
+        while waiting or running:
+            while waiting and len(running) < workers:
+                index = waiting.pop(0)
+                running[index] = _Limited(function, (jobs[index][1],), jobs[index][0], "rendering")
+            nearest = min(child.deadline for child in running.values())
+            ready = wait([child.receive for child in running.values()], max(0.0, nearest - time.monotonic()))
+            for index, child in list(running.items()):
+                if child.receive in ready or time.monotonic() >= child.deadline:
+                    del running[index]
+                    done(index, child.result())
+    finally:  # a failure, or Ctrl-C: no child may keep rendering
+        for child in running.values():
+            child.stop()

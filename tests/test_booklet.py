@@ -156,7 +156,7 @@ def test_cache_reuses_chapters_and_rerenders_only_a_changed_one(muster, season, 
 
 def test_booklet_workers_render_under_the_memory_limit(muster, tmp_path, monkeypatch):
     """A booklet part that passes MUSTER_RENDER_MEMORY_MB fails the booklet with that setting named, writing nothing."""
-    monkeypatch.setenv("MUSTER_RENDER_MEMORY_MB", "100")
+    monkeypatch.setenv("MUSTER_RENDER_MEMORY_MB", "128")  # the floor: below it is a usage error
     out = tmp_path / "booklet.pdf"
     result = muster("booklet", SCENARIOS / "bridge.yaml", "--out", out, "--no-cache")
     assert result.code == 1

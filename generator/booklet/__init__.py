@@ -13,7 +13,7 @@ from collections.abc import Callable
 from itertools import count
 from pathlib import Path
 
-from ..build import Options
+from ..build import Options, validate_limited
 from ..errors import RenderError
 from ..files import write_atomic
 from .cache import cache_folder, entry_name, prune, read_entry
@@ -46,6 +46,7 @@ def booklet(
     options = options or Options()
     stats: dict = {}
     config, paths = load_config(config_path, paths)
+    validate_limited(paths)  # each file first in a limited child: none can cost the planning more than the limits
     parts = plan_parts(paths)
     cache_keys(parts, options)
     cache = cache_folder() if use_cache else None

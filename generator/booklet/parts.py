@@ -15,7 +15,7 @@ from ..errors import RenderError
 from ..fetcher import PictureRefused, read_picture
 from ..files import write_atomic
 from ..rendering import PACKAGE, TEMPLATES
-from ..sandbox import render_in_pool
+from ..sandbox import run_each_limited
 from .appendix import appendix_html
 from .cache import entry_name, read_entry
 from .plan import Part, load_scenario
@@ -122,10 +122,10 @@ def render_parts(
 
     # The longest parts go first, so that no worker is left with a long one at the end.
     order = sorted(range(len(todo)), key=lambda i: -len(load_scenario(todo[i].path).doc.source))
-    render_in_pool(
+    # each part in its own limited child with its own clock: an overrun names the part's file
+    run_each_limited(
         _render_part,
         [(todo[i].path, args[i]) for i in order],
         jobs,
         lambda index, result: done(todo[order[index]], *result),
-        "the booklet",
     )

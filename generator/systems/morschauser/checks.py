@@ -27,8 +27,10 @@ def check(rules: Rules, game: GridScenario, checker: Checker) -> None:
         checker.report(("variants",), f"only one scatter variant at a time (got {' and '.join(scatters)})")
     for t, entry in enumerate(game.terrain):
         path = ("terrain", t, "squares")
-        for i, square in entry.cells():
-            on_grid(square, path + (i,))
+        for i, block in enumerate(entry.squares):  # once per block, by its corners: never square by square
+            if not block.on_grid(columns, rows):
+                what = "square" if block.first == block.last else "block"
+                checker.report(path + (i,), f"{what} {block} is off the {columns} x {rows} grid (A1 to {last})")
         if entry.kind in PATH_KINDS:
             check_path(entry, path, checker)
     for o, objective in enumerate(game.objectives):
@@ -86,12 +88,14 @@ def check_units(rules: Rules, game: GridScenario, terrain: dict, on_grid, checke
 
 def check_path(entry, path: tuple, checker: Checker) -> None:
     """A road's or river's squares, in order, must each share an edge with the one before."""
-    flat = entry.cells()
-    for i in range(1, len(flat)):
-        (c0, r0), (c1, r1) = flat[i - 1][1], flat[i][1]
+    cells = entry.cells()  # lazily: a block two squares wide fails within its first row, unexpanded
+    previous = next(cells, None)
+    for index, (c1, r1) in cells:
+        (c0, r0) = previous[1]
+        previous = (index, (c1, r1))
         if abs(c0 - c1) + abs(r0 - r1) != 1:
             checker.report(
-                path + (flat[i][0],),
+                path + (index,),
                 f"{entry.kind} squares {square_name(c0, r0)} and {square_name(c1, r1)} do not share "
                 f"an edge; list a {entry.kind}'s squares in order along it, or give each stretch its own entry",
             )

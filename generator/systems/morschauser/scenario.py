@@ -3,13 +3,14 @@
 from __future__ import annotations
 
 import dataclasses
+from collections.abc import Iterator
 from dataclasses import dataclass
 
 from ...models import FromRules, Model, Typed, key
 from ...scenario import NAME_PATTERN
 from ...schema import Choice, Int, ListOf, Spec, Str
-from .looks import HILL
-from .squares import Square
+from .looks import HILL, PATH_KINDS
+from .squares import Square, union
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -51,12 +52,15 @@ class Terrain(Model):
         if self.kind != HILL and self.level is not None:
             checker.report(path + ("level",), f"only a hill has a contour level (this is {self.kind})")
 
-    def cells(self) -> list[tuple[int, tuple[int, int]]]:
-        """Its squares in order, each with the index of the item that named it (C4 or a block)."""
-        return [(i, square) for i, span in enumerate(self.squares) for square in span]
+    def cells(self) -> Iterator[tuple[int, tuple[int, int]]]:
+        """Its squares in order, each with the index of the item that named it (C4 or a block), read lazily."""
+        return ((i, square) for i, block in enumerate(self.squares) for square in block)
 
     def all_squares(self) -> list[tuple[int, int]]:
-        return [square for span in self.squares for square in span]
+        """A road's or river's squares in order along it; an area's squares once each (at most the grid's)."""
+        if self.kind in PATH_KINDS:
+            return [square for block in self.squares for square in block]
+        return union(self.squares)
 
 
 @dataclass(frozen=True, kw_only=True)

@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import re
+from collections.abc import Iterable, Iterator
+from dataclasses import dataclass
 
 from ...schema import Spec
 
@@ -49,6 +51,56 @@ def grid_lines(columns: int, rows: int, S: float, font_size: float) -> str:
     return "".join(lines)
 
 
+@dataclass(frozen=True)
+class Block:
+    """A block of squares as written, "B2:D4" (or one square, "C4"), kept as its two corners.
+
+    A scenario may list hundreds of blocks as large as A1:Z99; expanding them all cost gigabytes. A block is
+    checked against the grid by its corners (once, however many squares it holds), and expanded only when
+    read, square by square, in its written order: rows from the first corner's, each row's columns likewise
+    (a run along one row or column keeps its written direction: a road from A5 to L5 runs east).
+    """
+
+    first: tuple[int, int]
+    last: tuple[int, int]
+
+    def __iter__(self) -> Iterator[tuple[int, int]]:
+        columns = _between(self.first[0], self.last[0])
+        for row in _between(self.first[1], self.last[1]):
+            for col in columns:
+                yield (col, row)
+
+    def __str__(self) -> str:
+        first, last = square_name(*self.first), square_name(*self.last)
+        return first if first == last else f"{first}:{last}"
+
+    def on_grid(self, columns: int, rows: int) -> bool:
+        return all(0 <= col < columns and 0 <= row < rows for col, row in (self.first, self.last))
+
+
+def _between(a: int, b: int) -> range:
+    return range(a, b + 1) if b >= a else range(a, b - 1, -1)
+
+
+def union(blocks: Iterable[Block]) -> list[tuple[int, int]]:
+    """Every square of the blocks once, in the order first named; the work is bounded by the grid, not the blocks.
+
+    A block repeated is read once; a block adds only the squares no earlier block covered (a bit mask per row
+    says which), so blocks each covering the whole grid cost a row's mask each, not their squares.
+    """
+    covered: dict[int, int] = {}
+    out: list[tuple[int, int]] = []
+    for block in dict.fromkeys(blocks):
+        columns = _between(block.first[0], block.last[0])
+        span = sum(1 << col for col in columns)
+        for row in _between(block.first[1], block.last[1]):
+            new = span & ~covered.get(row, 0)
+            if new:
+                covered[row] = covered.get(row, 0) | new
+                out.extend((col, row) for col in columns if new >> col & 1)
+    return out
+
+
 class Square(Spec):
     """One grid square written column letter then row number, "C4"; `span` also takes a run "A5:L5"."""
 
@@ -69,11 +121,7 @@ class Square(Spec):
             return self.wrong(value, path, checker)
         if not self.span:
             return squares[0]
-        (c0, r0), (c1, r1) = squares[0], squares[-1]
-        columns = range(c0, c1 + (1 if c1 >= c0 else -1), 1 if c1 >= c0 else -1)
-        rows = range(r0, r1 + (1 if r1 >= r0 else -1), 1 if r1 >= r0 else -1)
-        # a run along one row or column keeps its written direction (a road from A5 to L5 runs east)
-        return [(c, r) for r in rows for c in columns]
+        return Block(squares[0], squares[-1])  # expanded only when read, once it is known to be on the grid
 
     def json_schema(self):
         pattern = r"^[A-Za-z][0-9]{1,2}(:[A-Za-z][0-9]{1,2})?$" if self.span else r"^[A-Za-z][0-9]{1,2}$"

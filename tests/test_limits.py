@@ -1,0 +1,241 @@
+"""The whole build is bounded: no input under 1 MB makes any process pass MUSTER_RENDER_MEMORY_MB or run past
+MUSTER_RENDER_SECONDS, and the command line refuses limits, offsets, names and interruptions it cannot honour.
+
+tests/data/hostile/costly/*.yaml hold inputs that once cost minutes or gigabytes (first line `# neutralised: ...`);
+the largest, an 806 KB grid file, is written by the test. Each is built by a real `python -m generator` under
+small limits, in a wrapper that reads the peak resident memory of every process it and its children waited for.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+from conftest import DATA, ROOT, SCENARIOS, files_under
+
+from generator import sandbox
+from generator.cli import INTERRUPTED, PROBLEMS_SHOWN, parser
+
+COSTLY = DATA / "hostile" / "costly"
+SECONDS, MEMORY_MB = 5, 512  # small limits: each attack below once ran 15 s to minutes, or used gigabytes
+
+
+def whole_grid_again_and_again(path: Path) -> None:
+    """200 woods each naming the whole 26 x 40 grid 400 times: 806 KB that cost 114 s and 5.9 GB to validate."""
+    blocks = ", ".join(['"A1:Z40"'] * 400)
+    entries = f"  - {{kind: woods, squares: [{blocks}]}}\n" * 200
+    path.write_text(
+        "title: The whole grid again\nsystem: morschauser-modern\nbriefing: x\nvictory: x\n"
+        "grid: {columns: 26, rows: 40}\nterrain:\n" + entries + "sides:\n"
+        "  - {name: Blue, colour: blue, units: [{type: infantry, at: C4, facing: east}]}\n"
+        "  - {name: Red, colour: red, units: [{type: infantry, at: H5, facing: west}]}\n"
+    )
+    assert path.stat().st_size < 1024 * 1024
+
+
+# name: (its file, or how to write it; what stderr must say)
+COSTLY_CASES = {
+    "markdown_ten_thousand_hash_lines": (None, rf"building took longer than {SECONDS} s \(MUSTER_RENDER_SECONDS\)"),
+    "off_grid_blocks_repeated": (None, r"block A1:Z99 is off the 12 x 9 grid .*\n\.\.\. and 300 more problems\n"),
+    "whole_grid_again_and_again": (
+        whole_grid_again_and_again,
+        rf"building (took longer than {SECONDS} s|needed more than {MEMORY_MB} MiB|stopped)",
+    ),
+}
+
+MEASURE = (
+    "import resource, subprocess, sys, time\n"
+    "started = time.monotonic()\n"
+    "done = subprocess.run(sys.argv[1:], capture_output=True, text=True)\n"
+    "sys.stderr.write(done.stderr)\n"
+    "peak = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss // 1024\n"  # KiB on Linux: the largest child
+    "print(done.returncode, round(time.monotonic() - started, 1), peak)\n"
+)
+
+
+def measured(*args, env: dict, timeout: float = 120) -> tuple[int, str, float, int]:
+    """Run `python -m generator ARGS` in a wrapper: exit status, stderr, seconds, and the peak RSS in MiB of any
+    process of it (the command and every limited child, each waited for, so each counted)."""
+    done = subprocess.run(
+        [sys.executable, "-c", MEASURE, sys.executable, "-m", "generator", *map(str, args)],
+        cwd=ROOT,
+        env={**os.environ, "PYTHONPATH": str(ROOT), **env},
+        capture_output=True,
+        text=True,
+        timeout=timeout,
+    )
+    code, seconds, peak = done.stdout.split()
+    return int(code), done.stderr, float(seconds), int(peak)
+
+
+def test_the_costly_files_keep_the_hostile_convention():
+    """Each costly file says on its first line what happens to it, as the rest of tests/data/hostile/ does."""
+    for path in sorted(COSTLY.glob("*.yaml")):
+        assert re.match(r"# neutralised: .+", path.read_text().split("\n", 1)[0]), path.name
+    assert {p.stem for p in COSTLY.glob("*.yaml")} <= set(COSTLY_CASES)
+
+
+@pytest.mark.parametrize("case", sorted(COSTLY_CASES))
+def test_a_costly_file_stops_within_the_limits_and_no_process_passes_the_memory_limit(case, tmp_path):
+    """Validation, Markdown and rendering all run under the one limit: exit 1 naming the file, within the time
+    limit (plus start-up), no process above the memory limit, nothing written. The measurement is printed."""
+    write, message = COSTLY_CASES[case]
+    path = COSTLY / f"{case}.yaml"
+    if write:
+        path = tmp_path / f"{case}.yaml"
+        write(path)
+    out = tmp_path / "out"
+    env = {"MUSTER_RENDER_SECONDS": str(SECONDS), "MUSTER_RENDER_MEMORY_MB": str(MEMORY_MB)}
+    code, err, seconds, peak = measured("build", path, "--out", out, env=env)
+    print(f"{case}: exit {code} in {seconds} s, peak {peak} MiB (limits {SECONDS} s, {MEMORY_MB} MiB)")
+    assert code == 1 and "Traceback" not in err, err
+    assert str(path) in err and re.search(message, err), err
+    assert peak <= MEMORY_MB, f"a process of the build peaked at {peak} MiB"
+    assert seconds < SECONDS + 15, "the limit held the build, plus its start-up and validation's clock"
+    assert not out.exists() or files_under(out) == []
+
+
+def test_problems_past_a_hundred_are_counted_not_printed(muster):
+    """A file with 400 problems prints the first 100, then how many more, then the total: 102 lines, not a million."""
+    result = muster("validate", COSTLY / "off_grid_blocks_repeated.yaml")
+    lines = result.err.splitlines()
+    assert result.code == 1 and len(lines) == PROBLEMS_SHOWN + 2, lines[-3:]
+    assert lines[-2:] == ["... and 300 more problems", "muster: 400 problems; nothing was written"]
+    assert all(re.search(r":8:\d+: terrain\[0\]\.squares\[\d+\]: block A1:Z99 is off", line) for line in lines[:-2])
+
+
+def test_a_booklet_chapter_past_its_own_clock_is_stopped_naming_its_file(muster, tmp_path, monkeypatch):
+    """A chapter's Markdown runs in its own limited child: past MUSTER_RENDER_SECONDS it stops, and the message
+    names its file (the limit was pooled for the whole booklet, and Markdown ran before its clock)."""
+    monkeypatch.setenv("MUSTER_RENDER_SECONDS", "3")
+    hostile = COSTLY / "markdown_ten_thousand_hash_lines.yaml"
+    out = tmp_path / "club.pdf"
+    started = time.monotonic()
+    result = muster("booklet", hostile, "--out", out, "--no-cache")
+    assert result.code == 1, result.err
+    assert f"muster: {hostile}: rendering took longer than 3 s (MUSTER_RENDER_SECONDS)" in result.err
+    assert time.monotonic() - started < 3 + 12 and not out.exists()
+
+
+def test_no_more_processes_run_at_once_than_there_are_cpus(tmp_path):
+    """--jobs 1000 runs at most one limited child per CPU: each child logs its start and end, none overlap more."""
+    log = tmp_path / "log"
+
+    def job(name):
+        with open(log, "a") as file:
+            file.write(f"{time.monotonic()} 1\n")
+        time.sleep(0.4)
+        with open(log, "a") as file:
+            file.write(f"{time.monotonic()} -1\n")
+        return name
+
+    results = {}
+    jobs = [(f"part{i}.yaml", i) for i in range(6)]
+    sandbox.run_each_limited(job, jobs, 1000, lambda index, result: results.update({index: result}))
+    assert results == {i: i for i in range(6)}
+    running = most = 0
+    for line in sorted(log.read_text().splitlines(), key=lambda line: (float(line.split()[0]), int(line.split()[1]))):
+        running += int(line.split()[1])
+        most = max(most, running)
+    assert 1 <= most <= (os.cpu_count() or 1)
+
+
+def test_a_child_past_its_memory_limit_fails_naming_the_file_and_the_setting(monkeypatch):
+    """A child that asks for more than MUSTER_RENDER_MEMORY_MB gets a MemoryError; the parent words it in one line."""
+    from generator.errors import RenderError
+
+    monkeypatch.setenv("MUSTER_RENDER_MEMORY_MB", "400")
+    with pytest.raises(RenderError, match=r"^big\.yaml: building needed more than 400 MiB \(MUSTER_RENDER_MEMORY_MB\)"):
+        sandbox.run_limited(bytearray, (1024**3,), "big.yaml")
+
+
+@pytest.mark.parametrize(
+    "name, value",
+    [
+        ("MUSTER_RENDER_SECONDS", "inf"),
+        ("MUSTER_RENDER_SECONDS", "1e20"),
+        ("MUSTER_RENDER_SECONDS", "1e309"),
+        ("MUSTER_RENDER_SECONDS", "0.05"),
+        ("MUSTER_RENDER_MEMORY_MB", "inf"),
+        ("MUSTER_RENDER_MEMORY_MB", "1e20"),
+        ("MUSTER_RENDER_MEMORY_MB", "1e309"),
+        ("MUSTER_RENDER_MEMORY_MB", "64"),
+    ],
+)
+def test_a_limit_that_is_infinite_huge_or_too_small_is_a_one_line_usage_error(name, value, muster, monkeypatch):
+    """inf, 1e20 and 1e309 are no limit, and 64 MiB or 0.05 s no build: each is refused before any work, exit 2."""
+    monkeypatch.setenv(name, value)
+    result = muster("validate", SCENARIOS / "bridge.yaml")
+    assert result.code == 2 and result.out == "", result.err
+    assert result.err.count("\n") == 1 and result.err.startswith(f"muster: {name} must be a number from "), result.err
+
+
+@pytest.mark.parametrize("command", [["build", "x.yaml"], ["calibrate"]])
+def test_a_negative_back_offset_is_read_as_the_calibration_sheet_prints_it(command):
+    """`--back-offset -0.5,1`, without `=`, is a value, not an unknown option."""
+    args = parser().parse_args([*command, "--back-offset", "-0.5,1"])
+    assert args.back_offset == (-0.5, 1.0)
+    assert parser().parse_args([*command, "--back-offset", "-1,-2.5"]).back_offset == (-1.0, -2.5)
+
+
+def test_a_file_name_with_a_newline_cannot_forge_a_problem_line(muster, tmp_path):
+    """The name is quoted with its newline escaped: every problem line still starts with the real file's name."""
+    forged = "forged.yaml:1:1: title: all is well"
+    path = tmp_path / f"x.yaml\n{forged}"
+    path.write_text("title: [unclosed\n")
+    result = muster("validate", path)
+    assert result.code == 1
+    lines = result.err.splitlines()
+    assert not any(line.startswith("forged.yaml") for line in lines), lines
+    assert lines[0].startswith(repr(str(path)) + ":"), lines
+
+
+@pytest.mark.parametrize("delay", [0.3, 0.6, 1.5, 3.0])
+def test_ctrl_c_at_any_moment_ends_with_one_line_and_exit_130(delay, tmp_path):
+    """SIGINT to the build's process group (as a terminal sends it) while importing, validating or rendering:
+    one line, exit 130, no traceback, and no PDF but a whole one. (Python's own start-up, its first few
+    hundredths of a second before any of Muster runs, is out of our reach.)"""
+    out = tmp_path / "out"
+    process = subprocess.Popen(
+        [sys.executable, "-m", "generator", "build", str(SCENARIOS / "warspike-hold-the-ford.yaml"), "--out", str(out)],
+        cwd=ROOT,
+        env={**os.environ, "PYTHONPATH": str(ROOT)},
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.PIPE,
+        text=True,
+        start_new_session=True,
+    )
+    time.sleep(delay)
+    os.killpg(process.pid, signal.SIGINT)
+    err = process.communicate(timeout=60)[1]
+    if process.returncode == 0:  # the build finished first: nothing to interrupt
+        return
+    assert (process.returncode, err) == (130, INTERRUPTED + "\n")
+    for path in files_under(out) if out.exists() else []:
+        assert path.suffix == ".part" or path.read_bytes().startswith(b"%PDF")
+
+
+def test_a_bad_statistics_path_is_refused_before_the_booklet_is_built(muster, tmp_path, monkeypatch):
+    """MUSTER_STATS in a folder that does not exist is a usage error at once; no booklet is written."""
+    monkeypatch.setenv("MUSTER_STATS", str(tmp_path / "nowhere" / "stats.json"))
+    out = tmp_path / "club.pdf"
+    started = time.monotonic()
+    result = muster("booklet", SCENARIOS / "bridge.yaml", "--out", out)
+    assert result.code == 2 and "MUSTER_STATS must name a file" in result.err, result.err
+    assert not out.exists() and time.monotonic() - started < 5
+
+
+def test_statistics_are_written_where_muster_stats_says(muster, tmp_path, monkeypatch):
+    """A good MUSTER_STATS still receives the booklet's statistics (rendered afresh: the suite's cache is shared)."""
+    target = tmp_path / "stats.json"
+    monkeypatch.setenv("MUSTER_STATS", str(target))
+    result = muster("booklet", SCENARIOS / "warspike-hold-the-ford.yaml", "--out", tmp_path / "club.pdf", "--no-cache")
+    assert result.code == 0, result.err
+    assert "rendered" in json.loads(target.read_text())
