@@ -11,6 +11,8 @@ import pytest
 from conftest import SCENARIOS
 from pypdf import PdfReader
 
+from generator.systems import get
+
 # Two Para Bellum scenarios with different variants (rules as written, discipline) and one WarSpike scenario;
 # their chapters are 3 and 4 pages long, so double-sided printing needs blank pages between some of them.
 GIVEN = ["vesta-relay", "warspike-hold-the-ford", "vesta-relay-discipline"]
@@ -108,9 +110,20 @@ def test_one_appendix_per_rule_system_with_a_section_per_variant_set(single):
     appendices = [title for title, _ in _parts(single) if title.startswith("Appendix")]
     assert appendices == ["Appendix A: WarSpike Tactical Core", "Appendix B: Para Bellum"]
     text = "\n".join(body for _, body in _page_texts(single))
-    assert "Para Bellum: Rules as written" in text and "Para Bellum: With discipline" in text
+    discipline = get("para-bellum").variant_names()["discipline"]  # headed by its name, not its id
+    assert "Para Bellum: Rules as written" in text and f"Para Bellum: With {discipline}" in text
     assert text.count("Quick reference") == 2  # once for each system, not once per variant set
     assert len(re.findall(r"^10\. Activation\.", text, flags=re.M)) == 1  # a Para Bellum note, printed once
+
+
+def test_every_appendix_prints_its_title_first_on_its_first_page(single):
+    """An appendix's first page opens with its title, as a chapter's opens with its cover (it opened with its
+    first part or variant set, its title only in the running head)."""
+    pages = _page_texts(single)
+    appendices = [(title, page) for title, page in _parts(single) if title.startswith("Appendix")]
+    assert appendices
+    for title, page in appendices:
+        assert pages[page - 1][1].splitlines()[0] == title, (title, page)
 
 
 def test_chapters_print_in_the_configs_order(single):
@@ -203,3 +216,4 @@ def test_a_logo_is_held_to_the_rules_for_scenario_pictures(muster, club, tmp_pat
     """The logo must be a real picture file inside the config's folder, named by a plain relative path."""
     (club / "fake.png").write_text("a text file with a picture's name")
     assert message in _bad(muster, club, tmp_path, f"club: C\nseason: S\nlogo: {logo}\n")
+
