@@ -173,6 +173,31 @@ def test_double_sided_starts_every_part_on_a_right_hand_page(double, single):
     assert len(pages) == len(_page_texts(single)) + len(blanks)
 
 
+def _outline(path) -> list[tuple[str, int]]:
+    """Every bookmark at every depth: (title, page number it opens)."""
+    reader = PdfReader(path)
+
+    def walk(items):
+        for item in items:
+            if isinstance(item, list):
+                yield from walk(item)
+            else:
+                yield item.title, reader.get_destination_page_number(item) + 1
+
+    return list(walk(reader.outline))
+
+
+def test_no_bookmark_or_contents_line_opens_a_blank_page(double):
+    """Blank left-hand pages stay blank, as a publisher leaves them (no running head, no number, no "this page
+    is intentionally left blank"): so no bookmark, at any depth, and no contents line may open one."""
+    pages = _page_texts(double)
+    blanks = {number for number, (_, body) in enumerate(pages, 1) if not body}
+    assert blanks
+    opened = _outline(double) + _contents(double)
+    assert len(opened) > len(_parts(double)) + 2
+    assert [(title, page) for title, page in opened if page in blanks] == []
+
+
 def _bad(muster, club, tmp_path, config: str):
     (club / "bad.yaml").write_text(config)
     out = tmp_path / "booklet.pdf"
@@ -217,3 +242,19 @@ def test_a_logo_is_held_to_the_rules_for_scenario_pictures(muster, club, tmp_pat
     (club / "fake.png").write_text("a text file with a picture's name")
     assert message in _bad(muster, club, tmp_path, f"club: C\nseason: S\nlogo: {logo}\n")
 
+
+def test_the_configs_problems_and_the_scenarios_are_listed_together(muster, club, tmp_path):
+    """A config with an unknown key and a scenario with a wrong value: both problems are listed, at their
+    files' lines and columns, and nothing is written (the config's stopped the booklet before any scenario
+    was read)."""
+    bad = tmp_path / "bad-scenario.yaml"
+    bad.write_text((club / "vesta-relay.yaml").read_text().replace("system: para-bellum", "system: para-belum"))
+    (tmp_path / "club.yaml").write_text("club: C\nseason: S\ncolour: red\n")
+    out = tmp_path / "booklet.pdf"
+    result = muster(
+        "booklet", club / "warspike-hold-the-ford.yaml", bad, "--out", out, "--config", tmp_path / "club.yaml"
+    )
+    assert result.code == 1 and not out.exists() and "Traceback" not in result.err
+    assert "club.yaml:3:1: colour: unknown key 'colour'" in result.err
+    assert re.search(r"bad-scenario\.yaml:\d+:\d+: system: .*para-belum", result.err), result.err
+    assert "2 problems; nothing was written" in result.err

@@ -89,6 +89,23 @@ DEFAULT_CONFIG = {
 }
 
 
+def plan(config_path: str | None, paths: list[str]) -> tuple[dict, list[Part]]:
+    """The booklet's cover data and the parts to render. Every problem is collected before any is reported:
+    the config's (its keys, chapters, logo) and every scenario's, listed together."""
+    problems: list[Problem] = []
+    try:
+        config, paths = load_config(config_path, paths)
+    except InputProblems as err:  # the scenarios are still read, in the command line's order
+        problems.extend(err.problems)
+    try:
+        parts = plan_parts(paths)
+    except InputProblems as err:
+        problems.extend(err.problems)
+    if problems:
+        raise InputProblems(problems)
+    return config, parts
+
+
 def load_config(path: str | None, paths: list[str]) -> tuple[dict, list[str]]:
     """The booklet's cover data, and the scenario files in the order their chapters print.
 
