@@ -109,7 +109,8 @@ def test_one_appendix_per_rule_system_with_a_section_per_variant_set(single):
     """Para Bellum's two variant sets share one appendix, with a section each; the notes print once."""
     appendices = [title for title, _ in _parts(single) if title.startswith("Appendix")]
     assert appendices == ["Appendix A: WarSpike Tactical Core", "Appendix B: Para Bellum"]
-    text = "\n".join(body for _, body in _page_texts(single))
+    first = _parts(single)[0][1]  # the parts' pages: the contents lines name the appendices' parts too
+    text = "\n".join(body for _, body in _page_texts(single)[first - 1 :])
     discipline = get("para-bellum").variant_names()["discipline"]  # headed by its name, not its id
     assert "Para Bellum: Rules as written" in text and f"Para Bellum: With {discipline}" in text
     assert text.count("Quick reference") == 2  # once for each system, not once per variant set
@@ -124,6 +125,26 @@ def test_every_appendix_prints_its_title_first_on_its_first_page(single):
     assert appendices
     for title, page in appendices:
         assert pages[page - 1][1].splitlines()[0] == title, (title, page)
+
+
+def test_an_appendixs_contents_line_says_what_it_holds(single):
+    """Each appendix's contents line names the parts its bookmarks name, less its variant sets' headings (every
+    line said "odds and quick reference": WarSpike's appendix holds the turn sequence and no odds part)."""
+    outline = PdfReader(single).outline
+    with pdfplumber.open(single) as pdf:
+        contents = " ".join(pdf.pages[1].extract_text().split())
+    checked = 0
+    for index, item in enumerate(outline):
+        if isinstance(item, list) or not item.title.startswith("Appendix"):
+            continue
+        system = item.title.split(": ", 1)[1]
+        held = []
+        for title, _ in _outline_items(outline[index + 1]):
+            if not title.startswith(f"{system}: ") and title not in held:
+                held.append(title)
+        assert f"{' · '.join(held)}, shared by every {system} scenario" in contents, (held, contents)
+        checked += 1
+    assert checked == 2
 
 
 def test_chapters_print_in_the_configs_order(single):
@@ -173,18 +194,19 @@ def test_double_sided_starts_every_part_on_a_right_hand_page(double, single):
     assert len(pages) == len(_page_texts(single)) + len(blanks)
 
 
+def _outline_items(items, reader=None):
+    """Every bookmark under `items`, at every depth: (title, page number it opens, or None without a reader)."""
+    for item in items:
+        if isinstance(item, list):
+            yield from _outline_items(item, reader)
+        else:
+            yield item.title, reader.get_destination_page_number(item) + 1 if reader else None
+
+
 def _outline(path) -> list[tuple[str, int]]:
     """Every bookmark at every depth: (title, page number it opens)."""
     reader = PdfReader(path)
-
-    def walk(items):
-        for item in items:
-            if isinstance(item, list):
-                yield from walk(item)
-            else:
-                yield item.title, reader.get_destination_page_number(item) + 1
-
-    return list(walk(reader.outline))
+    return list(_outline_items(reader.outline, reader))
 
 
 def test_no_bookmark_or_contents_line_opens_a_blank_page(double):

@@ -86,6 +86,6 @@ def appendix_html(sets: list[tuple[tuple[str, ...], object, dict]], heading: str
         for index, (ids, _, _) in enumerate(sets)
     ]
     stylesheets = pack_blocks(scenario, pack, Parts.of())["stylesheets"]
-    return render(
-        "booklet/appendix.html", heading=heading, flow=flow, stylesheets=stylesheets, **{**pack, "booklet": True}
-    )
+    # the document is the system's, not one scenario's: titled as the appendix, with no author or deck number
+    document = {**pack, "title": heading, "author": "", "seed": None, "booklet": True}
+    return render("booklet/appendix.html", heading=heading, flow=flow, stylesheets=stylesheets, **document)
