@@ -2,16 +2,22 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import dataclass
 from pathlib import Path
+
+import jinja2
+import markupsafe
+from jinja2 import nodes
+from jinja2.utils import concat
 
 from . import __version__, cards, markup
 from .decks import seed_from_bytes
 from .engine import html_to_pdf
-from .errors import InputProblems, Problem, UsageError
+from .errors import InputProblems, Problem, RenderError, UsageError
 from .files import own_folder, write_together
 from .loading import load_file
-from .rendering import TEMPLATES, render
+from .rendering import TEMPLATES, environment, render
 from .sandbox import render_pdfs, run_limited
 from .scenario import Scenario, validate
 from .systems.base import Prepared, System
@@ -119,14 +125,87 @@ def compute(scenario: Scenario, seed: int, options: Options, with_cards: bool = 
 PACK, CHAPTER, APPENDIX = "pack", "chapter", "appendix"
 
 
-def pack_html(scenario: Scenario, pack: dict, mode: str = PACK) -> str:
-    """The pack as HTML: whole, or a booklet chapter (the scenario's parts), or its system's appendix."""
-    appendix = set(scenario.system.appendix_parts)
+@dataclass(frozen=True)
+class Parts:
+    """Which parts of a pack to print: every part, or `only` some, or all but `leave_out`.
 
-    def show(part: str) -> bool:
-        return mode == PACK or (part in appendix) == (mode == APPENDIX)
+    A part is a `<section class="part">` its template wraps in `{% if show("<part>") %}`; inside one, a
+    template may mark pieces with `show("<part>", "<piece>")` (a table or two a variant may change). `only`
+    maps each part to print to the pieces of it to print, or None for all of it. The instance is the
+    templates' `show`."""
 
-    return render(f"{scenario.system.id}/pack.html", show=show, booklet=mode != PACK, **pack)
+    only: dict[str, frozenset[str] | None] | None = None
+    leave_out: frozenset[str] = frozenset()
+
+    @classmethod
+    def of(cls, *parts: str, **pieces: Iterable[str]) -> Parts:
+        """Only these parts, whole, and these parts' named pieces: Parts.of("reference", odds=["battle"])."""
+        return cls(only={**dict.fromkeys(parts), **{part: frozenset(names) for part, names in pieces.items()}})
+
+    @classmethod
+    def chapter(cls, system: System) -> Parts:
+        """A booklet chapter: the scenario's own parts, less those its system's appendix prints once."""
+        return cls(leave_out=frozenset(system.appendix_parts))
+
+    @classmethod
+    def appendix(cls, system: System) -> Parts:
+        """The parts a booklet prints once per system, in its appendix."""
+        return cls.of(*system.appendix_parts)
+
+    def __call__(self, part: str, piece: str | None = None) -> bool:
+        if part in self.leave_out:
+            return False
+        if self.only is None:
+            return True
+        if part not in self.only:
+            return False
+        return piece is None or self.only[part] is None or piece in self.only[part]
+
+
+def pieces(system: System) -> dict[str, tuple[str, ...]]:
+    """The pieces the system's pack template marks in each part (`show("<part>", "<piece>")`), in its order:
+    read from the template's syntax tree, so a template declares its pieces by using them."""
+    env = environment()
+    source = env.loader.get_source(env, f"{system.id}/pack.html")[0]
+    found: dict[str, list[str]] = {}
+    for call in env.parse(source).find_all(nodes.Call):
+        arguments = call.args
+        if (
+            isinstance(call.node, nodes.Name)
+            and call.node.name == "show"
+            and len(arguments) == 2
+            and all(isinstance(argument, nodes.Const) for argument in arguments)
+        ):
+            part, piece = (argument.value for argument in arguments)
+            if piece not in found.setdefault(part, []):
+                found[part].append(piece)
+    return {part: tuple(names) for part, names in found.items()}
+
+
+def pack_html(scenario: Scenario, pack: dict, parts: Parts = Parts(), booklet: bool = False) -> str:
+    """The pack as an HTML document printing the chosen parts (every part by default); `booklet` leaves
+    the page furniture to the booklet, which stamps it on the joined pages."""
+    return render(f"{scenario.system.id}/pack.html", show=parts, booklet=booklet, **pack)
+
+
+def pack_blocks(scenario: Scenario, pack: dict, parts: Parts) -> dict[str, markupsafe.Markup]:
+    """The chosen parts of the pack as pieces of another document (a booklet's appendix): its template's
+    `stylesheets` and `body` blocks, rendered without the document around them."""
+    return _render_blocks(f"{scenario.system.id}/pack.html", ("stylesheets", "body"), show=parts, booklet=True, **pack)
+
+
+def _render_blocks(name: str, blocks: tuple[str, ...], **context) -> dict[str, markupsafe.Markup]:
+    """Some blocks of a template, each rendered alone (Jinja's own block functions), in its context."""
+    template = environment().get_template(name)
+    try:
+        # a block reads the template's top level (its imports and macros): run it once, showing no part
+        top = template.new_context({**context, "show": lambda *args: False})
+        for _ in template.root_render_func(top):
+            pass
+        local = template.new_context({**context, **top.vars, "show": context["show"]})
+        return {block: markupsafe.Markup(concat(template.blocks[block](local))) for block in blocks}
+    except jinja2.TemplateError as err:
+        raise RenderError(f"template {name}: {err}") from err
 
 
 def render_html(scenario: Scenario, pack: dict, sheet: dict) -> tuple[str, str]:

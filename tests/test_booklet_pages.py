@@ -11,6 +11,8 @@ import pytest
 from conftest import SCENARIOS
 from pypdf import PdfReader
 
+from generator.systems import get
+
 # Two Para Bellum scenarios with different variants (rules as written, discipline) and one WarSpike scenario;
 # their chapters are 3 and 4 pages long, so double-sided printing needs blank pages between some of them.
 GIVEN = ["vesta-relay", "warspike-hold-the-ford", "vesta-relay-discipline"]
@@ -107,10 +109,42 @@ def test_one_appendix_per_rule_system_with_a_section_per_variant_set(single):
     """Para Bellum's two variant sets share one appendix, with a section each; the notes print once."""
     appendices = [title for title, _ in _parts(single) if title.startswith("Appendix")]
     assert appendices == ["Appendix A: WarSpike Tactical Core", "Appendix B: Para Bellum"]
-    text = "\n".join(body for _, body in _page_texts(single))
-    assert "Para Bellum: Rules as written" in text and "Para Bellum: With discipline" in text
+    first = _parts(single)[0][1]  # the parts' pages: the contents lines name the appendices' parts too
+    text = "\n".join(body for _, body in _page_texts(single)[first - 1 :])
+    discipline = get("para-bellum").variant_names()["discipline"]  # headed by its name, not its id
+    assert "Para Bellum: Rules as written" in text and f"Para Bellum: With {discipline}" in text
     assert text.count("Quick reference") == 2  # once for each system, not once per variant set
     assert len(re.findall(r"^10\. Activation\.", text, flags=re.M)) == 1  # a Para Bellum note, printed once
+
+
+def test_every_appendix_prints_its_title_first_on_its_first_page(single):
+    """An appendix's first page opens with its title, as a chapter's opens with its cover (it opened with its
+    first part or variant set, its title only in the running head)."""
+    pages = _page_texts(single)
+    appendices = [(title, page) for title, page in _parts(single) if title.startswith("Appendix")]
+    assert appendices
+    for title, page in appendices:
+        assert pages[page - 1][1].splitlines()[0] == title, (title, page)
+
+
+def test_an_appendixs_contents_line_says_what_it_holds(single):
+    """Each appendix's contents line names the parts its bookmarks name, less its variant sets' headings (every
+    line said "odds and quick reference": WarSpike's appendix holds the turn sequence and no odds part)."""
+    outline = PdfReader(single).outline
+    with pdfplumber.open(single) as pdf:
+        contents = " ".join(pdf.pages[1].extract_text().split())
+    checked = 0
+    for index, item in enumerate(outline):
+        if isinstance(item, list) or not item.title.startswith("Appendix"):
+            continue
+        system = item.title.split(": ", 1)[1]
+        held = []
+        for title, _ in _outline_items(outline[index + 1]):
+            if not title.startswith(f"{system}: ") and title not in held:
+                held.append(title)
+        assert f"{' · '.join(held)}, shared by every {system} scenario" in contents, (held, contents)
+        checked += 1
+    assert checked == 2
 
 
 def test_chapters_print_in_the_configs_order(single):
@@ -160,6 +194,32 @@ def test_double_sided_starts_every_part_on_a_right_hand_page(double, single):
     assert len(pages) == len(_page_texts(single)) + len(blanks)
 
 
+def _outline_items(items, reader=None):
+    """Every bookmark under `items`, at every depth: (title, page number it opens, or None without a reader)."""
+    for item in items:
+        if isinstance(item, list):
+            yield from _outline_items(item, reader)
+        else:
+            yield item.title, reader.get_destination_page_number(item) + 1 if reader else None
+
+
+def _outline(path) -> list[tuple[str, int]]:
+    """Every bookmark at every depth: (title, page number it opens)."""
+    reader = PdfReader(path)
+    return list(_outline_items(reader.outline, reader))
+
+
+def test_no_bookmark_or_contents_line_opens_a_blank_page(double):
+    """Blank left-hand pages stay blank, as a publisher leaves them (no running head, no number, no "this page
+    is intentionally left blank"): so no bookmark, at any depth, and no contents line may open one."""
+    pages = _page_texts(double)
+    blanks = {number for number, (_, body) in enumerate(pages, 1) if not body}
+    assert blanks
+    opened = _outline(double) + _contents(double)
+    assert len(opened) > len(_parts(double)) + 2
+    assert [(title, page) for title, page in opened if page in blanks] == []
+
+
 def _bad(muster, club, tmp_path, config: str):
     (club / "bad.yaml").write_text(config)
     out = tmp_path / "booklet.pdf"
@@ -203,3 +263,20 @@ def test_a_logo_is_held_to_the_rules_for_scenario_pictures(muster, club, tmp_pat
     """The logo must be a real picture file inside the config's folder, named by a plain relative path."""
     (club / "fake.png").write_text("a text file with a picture's name")
     assert message in _bad(muster, club, tmp_path, f"club: C\nseason: S\nlogo: {logo}\n")
+
+
+def test_the_configs_problems_and_the_scenarios_are_listed_together(muster, club, tmp_path):
+    """A config with an unknown key and a scenario with a wrong value: both problems are listed, at their
+    files' lines and columns, and nothing is written (the config's stopped the booklet before any scenario
+    was read)."""
+    bad = tmp_path / "bad-scenario.yaml"
+    bad.write_text((club / "vesta-relay.yaml").read_text().replace("system: para-bellum", "system: para-belum"))
+    (tmp_path / "club.yaml").write_text("club: C\nseason: S\ncolour: red\n")
+    out = tmp_path / "booklet.pdf"
+    result = muster(
+        "booklet", club / "warspike-hold-the-ford.yaml", bad, "--out", out, "--config", tmp_path / "club.yaml"
+    )
+    assert result.code == 1 and not out.exists() and "Traceback" not in result.err
+    assert "club.yaml:3:1: colour: unknown key 'colour'" in result.err
+    assert re.search(r"bad-scenario\.yaml:\d+:\d+: system: .*para-belum", result.err), result.err
+    assert "2 problems; nothing was written" in result.err

@@ -1,6 +1,6 @@
 """The club booklet: many scenarios in one PDF, with contents, one appendix per system, page numbers and bookmarks.
 
-booklet() reads as its stages: plan (load every file, all problems first) -> render the parts, each
+booklet() reads as its stages: plan (load the config and every scenario, all problems first) -> render the parts, each
 chapter and system appendix (cached by a hash of everything that shapes it, in limited workers) ->
 front matter, once the page numbers are known -> join -> stamp running heads and page numbers.
 """
@@ -13,14 +13,14 @@ from collections.abc import Callable
 from itertools import count
 from pathlib import Path
 
-from ..build import Options, validate_limited
+from ..build import Options
 from ..errors import RenderError
 from ..files import write_atomic
 from .cache import cache_folder, entry_name, prune, read_entry
 from .front import front_matter, link_contents
 from .join import finish, join_parts
 from .parts import cache_entry, cache_keys, render_parts
-from .plan import load_config, plan_parts
+from .plan import plan
 from .stamp import running_heads, stamp_pages
 
 
@@ -45,9 +45,7 @@ def booklet(
     """
     options = options or Options()
     stats: dict = {}
-    config, paths = load_config(config_path, paths)
-    validate_limited(paths)  # each file first in a limited child: none can cost the planning more than the limits
-    parts = plan_parts(paths)
+    config, parts = plan(config_path, paths)
     cache_keys(parts, options)
     cache = cache_folder() if use_cache else None
     logo = Path(config["logo"]).read_bytes() if config.get("logo") else b""

@@ -1,66 +1,91 @@
-"""A rule system's appendix: its odds once per variant set in use, its notes and quick reference once."""
+"""A rule system's appendix: its title, what every variant set in use shares printed once, and a section per
+variant set with only what its variants change."""
 
 from __future__ import annotations
 
-import re
+import os
 
 import markupsafe
 
-from ..build import APPENDIX, pack_html
+from ..build import Parts, pack_blocks, pieces
 from ..rendering import render
 
 REFERENCE = "reference"  # every system's appendix part holding its quick reference and rule notes
-_BODY = re.compile(r"(<body[^>]*>)(.*)(</body>)", re.S)
-_ANCHOR = re.compile(r'\b(id|href)="(#?)')
-_RUNNING_TITLE = re.compile(r'<div class="running-title">.*?</div>\s*', re.S)
-
-
-def _body(html: str) -> str:
-    """What a rendered pack prints: its body, less the running title (which names one scenario)."""
-    return _RUNNING_TITLE.sub("", _BODY.search(html).group(2), count=1).strip()
 
 
 def variant_title(names: tuple[str, ...]) -> str:
-    """A variant set's heading: the rules as written, or the variants played."""
+    """A variant set's heading: the rules as written, or the variants played, by their printed names."""
     if not names:
         return "Rules as written"
     return "With " + " and ".join(names)
 
 
-def appendix_html(sets: list[tuple[tuple[str, ...], object, dict]]) -> str:
-    """The appendix of one system from (variant names, scenario, pack) for each variant set in use, the rules as
-    written first. One set prints as the pack's appendix parts. With several, each of the system's appendix
-    parts is rendered for every set: a part that prints the same for all, and the quick reference with the
-    notes, print once, after a section per variant set holding the parts the variants change."""
-    names, scenario, pack = sets[0]
-    if len(sets) == 1:
-        return pack_html(scenario, pack, APPENDIX)
+def _added(whole: str, without: str) -> str:
+    """What `whole` adds to `without`: the part of it between their common beginning and common end
+    (a piece a template prints inside its part, when the part is rendered with and without it)."""
+    start = len(os.path.commonprefix([whole, without]))
+    end = len(os.path.commonprefix([whole[start:][::-1], without[start:][::-1]]))
+    return whole[start : len(whole) - end]
+
+
+def appendix_html(sets: list[tuple[tuple[str, ...], object, dict]], heading: str) -> str:
+    """The appendix of one system, headed `heading`, from (variant ids, scenario, pack) for each variant set
+    in use, the rules as written first.
+
+    Each of the system's appendix parts is asked for, whole or by the pieces its template marks
+    (build.pieces), for every variant set: what prints the same for all sets prints once, in the parts'
+    order; what differs prints in a section per variant set, placed where the first part a variant
+    changes would print. The quick reference with the rule notes prints once, as written."""
+    _, scenario, pack = sets[0]
     system = scenario.system
+    marked = pieces(system)
+    rendered: dict[tuple, markupsafe.Markup] = {}
 
-    def part_body(part: str, scenario, pack) -> str:
-        html = render(f"{system.id}/pack.html", show=lambda name: name == part, booklet=True, **pack)
-        return _body(html)
+    def body(index: int, part: str, chosen: tuple[str, ...] | None) -> markupsafe.Markup:
+        """Part `part` (only its pieces `chosen`, or all of it) as variant set `index` prints it."""
+        key = (index, part, chosen)
+        if key not in rendered:
+            _, scenario, pack = sets[index]
+            parts = Parts({part: None if chosen is None else frozenset(chosen)})
+            rendered[key] = pack_blocks(scenario, pack, parts)["body"]
+        return rendered[key]
 
-    differing: dict[tuple, list[str]] = {names: [] for names, _, _ in sets}
-    shared: list[str] = []
+    def printed(index: int, part: str, piece: str | None) -> str:
+        """What a piece of a part (or the whole part) prints for variant set `index`: for a piece, what it
+        adds to its part (whose heading and lead-in may say that variants are in play)."""
+        if piece is None:
+            return body(index, part, None)
+        return _added(body(index, part, (piece,)), body(index, part, ()))
+
+    flow: list[dict] = []  # the appendix's body in order: a part's shared HTML, or the variant sections
+    differing: dict[str, tuple[str, ...] | None] = {}  # part -> the pieces the variant sets print differently
+    sections: list[dict] = []  # a section per variant set, filled in once every part is compared
     for part in system.appendix_parts:
-        bodies = [part_body(part, scenario, pack) for _, scenario, pack in sets]
-        # the notes and quick reference print once, as written: each variant's section says what it changes
-        if part == REFERENCE or all(body == bodies[0] for body in bodies):
-            shared.append(bodies[0])
+        units = marked.get(part) or (None,)  # its pieces, or the part as one
+        if len(sets) == 1 or part == REFERENCE:
+            same = list(units)
         else:
-            for index, ((names, _, _), body) in enumerate(zip(sets, bodies)):
-                differing[names].append(_ANCHOR.sub(rf'\1="\2v{index}-', body))  # one anchor per id in the document
+            same = [u for u in units if len({printed(i, part, u) for i in range(len(sets))}) == 1]
+        if len(same) == len(units):
+            flow.append({"html": body(0, part, None)})
+            continue
+        if same:
+            flow.append({"html": body(0, part, tuple(same))})
+        if not differing:
+            flow.append({"sections": sections})
+        differing[part] = None if units == (None,) else tuple(u for u in units if u not in same)
+
+    names = system.variant_names()
     summaries = system.variants()
-    sections = [
+    sections += [
         {
-            "title": variant_title(names),
-            "variants": [{"name": name, "summary": summaries.get(name, "")} for name in names],
-            "body": markupsafe.Markup("\n".join(differing[names])),
+            "title": variant_title(tuple(names.get(v, v) for v in ids)),
+            "variants": [{"name": names.get(v, v), "summary": summaries.get(v, "")} for v in ids],
+            "body": markupsafe.Markup("\n").join(body(index, part, chosen) for part, chosen in differing.items()),
         }
-        for names, _, _ in sets
+        for index, (ids, _, _) in enumerate(sets)
     ]
-    body = "\n".join([str(render("booklet/appendix.html", system=system.title, sections=sections)), *shared])
-    document = pack_html(scenario, pack, APPENDIX)
-    match = _BODY.search(document)
-    return document[: match.start(2)] + "\n" + body + "\n" + document[match.end(2) :]
+    stylesheets = pack_blocks(scenario, pack, Parts.of())["stylesheets"]
+    # the document is the system's, not one scenario's: titled as the appendix, with no author or deck number
+    document = {**pack, "title": heading, "author": "", "seed": None, "booklet": True}
+    return render("booklet/appendix.html", heading=heading, flow=flow, stylesheets=stylesheets, **document)

@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+import io
 from pathlib import Path
 
+from pypdf import PdfReader
 from pypdf.generic import ArrayObject, NameObject, TextStringObject
 
 from .. import __version__, markup
@@ -12,6 +14,22 @@ from ..engine import render_pdf
 from ..rendering import TEMPLATES, render
 from .parts import PART_PDF_VERSION
 from .plan import Part
+
+
+def _holds(appendix: Part) -> list[str]:
+    """What an appendix holds, for its contents line: the titles its own PDF bookmarks, at any depth and once
+    each, less the headings of its variant sets ("<system>: With ..."), which hold those same parts."""
+    titles: list[str] = []
+
+    def walk(items) -> None:
+        for item in items:
+            if isinstance(item, list):
+                walk(item)
+            elif not item.title.startswith(f"{appendix.system}: ") and item.title not in titles:
+                titles.append(item.title)
+
+    walk(PdfReader(io.BytesIO(appendix.pdf)).outline)
+    return titles
 
 
 def _render_front(config: dict, parts: list[Part], options: Options) -> tuple[bytes, int, list]:
@@ -26,7 +44,14 @@ def _render_front(config: dict, parts: list[Part], options: Options) -> tuple[by
             for p in chapters
         ],
         appendices=[
-            {"title": p.title, "system": p.system, "letter": p.letter, "page": p.start, "n": parts.index(p)}
+            {
+                "title": p.title,
+                "system": p.system,
+                "letter": p.letter,
+                "page": p.start,
+                "n": parts.index(p),
+                "holds": _holds(p),
+            }
             for p in appendices
         ],
         systems=systems,

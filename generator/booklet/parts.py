@@ -9,7 +9,7 @@ from dataclasses import replace
 from pathlib import Path
 
 from .. import __version__, markup
-from ..build import APPENDIX, Options, choose_seed, compute, pack_html
+from ..build import APPENDIX, Options, Parts, choose_seed, compute, pack_html
 from ..engine import render_pdf
 from ..errors import RenderError
 from ..fetcher import PictureRefused, read_picture
@@ -63,9 +63,9 @@ def cache_keys(parts: list[Part], options: Options) -> None:
     for part in parts:
         digest = hashlib.sha256(code.encode())
         digest.update(repr((part.kind, replace(options, fronts_only=False))).encode())
-        if part.kind == APPENDIX:  # an appendix depends on the system and its variant sets, not the scenarios
+        if part.kind == APPENDIX:  # an appendix depends on its heading, system and variant sets, not the scenarios
             digest = hashlib.sha256(
-                code.encode() + repr((part.kind, options, [k for k, _ in part.variant_sets])).encode()
+                code.encode() + repr((part.kind, part.label, options, [k for k, _ in part.variant_sets])).encode()
             )
         else:
             digest.update(load_scenario(part.path).doc.source)
@@ -84,14 +84,17 @@ def _from_cache(part: Part, cache: Path) -> bool:
 
 def _render_part(args: tuple) -> tuple[bytes, int, dict]:
     """Render one chapter or appendix to PDF bytes (runs in a worker process), timing our share and WeasyPrint's."""
-    paths, mode, options = args
+    paths, mode, heading, options = args
     t0 = time.perf_counter()
     sets = []
     for names, path in paths:
         scenario = load_scenario(path)
         pack, _ = compute(scenario, choose_seed(scenario, options.seed), options, with_cards=False)
         sets.append((names, scenario, pack))
-    html = appendix_html(sets) if mode == APPENDIX else pack_html(scenario, pack, mode)
+    if mode == APPENDIX:
+        html = appendix_html(sets, heading)
+    else:
+        html = pack_html(scenario, pack, Parts.chapter(scenario.system), booklet=True)
     t1 = time.perf_counter()
     # tagged, without object streams: the join copies the structure tree by the xref's offsets
     data, pages = render_pdf(html, TEMPLATES, scenario.doc.folder, tags=True, pdf_version=PART_PDF_VERSION)
@@ -109,7 +112,7 @@ def render_parts(
         else:
             todo.append(part)
     # a chapter reads its scenario; an appendix one scenario of each variant set of its system
-    args = [(p.variant_sets if p.kind == APPENDIX else [((), p.path)], p.kind, options) for p in todo]
+    args = [(p.variant_sets if p.kind == APPENDIX else [((), p.path)], p.kind, p.label, options) for p in todo]
     stats["rendered"] = len(todo)
 
     def done(part: Part, data: bytes, pages: int, timing: dict) -> None:

@@ -8,7 +8,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from .. import markup
-from ..build import APPENDIX, CHAPTER, load
+from ..build import APPENDIX, CHAPTER, load, validate_limited
 from ..errors import InputProblems, Problem
 from ..fetcher import make_fetcher
 from ..loading import load_file
@@ -87,6 +87,24 @@ DEFAULT_CONFIG = {
     "logo": None,
     "double_sided": False,
 }
+
+
+def plan(config_path: str | None, paths: list[str]) -> tuple[dict, list[Part]]:
+    """The booklet's cover data and the parts to render. Every problem is collected before any is reported:
+    the config's (its keys, chapters, logo) and every scenario's, listed together."""
+    problems: list[Problem] = []
+    try:
+        config, paths = load_config(config_path, paths)
+    except InputProblems as err:  # the scenarios are still read, in the command line's order
+        problems.extend(err.problems)
+    try:
+        validate_limited(paths)  # each file first in a limited child: none can cost the planning more than the limits
+        parts = plan_parts(paths)
+    except InputProblems as err:
+        problems.extend(err.problems)
+    if problems:
+        raise InputProblems(problems)
+    return config, parts
 
 
 def load_config(path: str | None, paths: list[str]) -> tuple[dict, list[str]]:

@@ -132,6 +132,10 @@ class System:
         """Named rule variants a scenario or `muster odds --variant` may switch on: name -> summary."""
         return {}
 
+    def variant_names(self) -> dict[str, str]:
+        """Each variant's name as a page prints it, by the name a scenario's `variants:` gives (its id)."""
+        return {name: name for name in self.variants()}
+
     def prepare(self, scenario, seed: int, passes: int | None = None) -> Prepared:
         """Work out once what the pack, the cards and the deck are read from: roster, deck or schedule, map.
 

@@ -39,6 +39,9 @@ class MorschauserModern(System):
     def variants(self) -> dict[str, str]:
         return {variant.id: variant.summary for variant in self.rules.variants}
 
+    def variant_names(self) -> dict[str, str]:
+        return {variant.id: variant.name for variant in self.rules.variants}
+
     def scenario_keys(self) -> list[Key]:
         return GridScenario.keys(self.rules)
 

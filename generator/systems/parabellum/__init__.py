@@ -31,6 +31,9 @@ class ParaBellum(System):
     def variants(self) -> dict[str, str]:
         return {name: variant.summary for name, variant in self.rules.variants.by_name().items()}
 
+    def variant_names(self) -> dict[str, str]:
+        return {name: variant.name for name, variant in self.rules.variants.by_name().items()}
+
     def scenario_keys(self) -> list[Key]:
         return Setup.keys(self.rules)
 

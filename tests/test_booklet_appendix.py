@@ -1,0 +1,77 @@
+"""A rule system's booklet appendix: built from its examples' packs by asking for parts (build.Parts), its title
+on its first page, what every variant set prints alike printed once, and the variants' names in its headings."""
+
+from __future__ import annotations
+
+import io
+
+import pdfplumber
+import pytest
+from conftest import SCENARIOS
+
+from generator.build import APPENDIX, Options, Parts, choose_seed, compute, load, pack_html, pieces
+
+# Morschauser's two examples: the rules as written (weissach-bridge) and two variants (hill-112) that change
+# where artillery lands but not the battles
+MORSCHAUSER = ["weissach-bridge", "hill-112"]
+
+
+@pytest.fixture(scope="module")
+def appendix_pages() -> list[str]:
+    """The text of each page of the Morschauser appendix, rendered as a booklet renders it (alone, before the
+    booklet stamps its running heads)."""
+    from generator.booklet.parts import _render_part
+    from generator.booklet.plan import plan_parts
+
+    parts = plan_parts([str(SCENARIOS / f"{name}.yaml") for name in MORSCHAUSER])
+    (appendix,) = [part for part in parts if part.kind == APPENDIX]
+    data, _, _ = _render_part((appendix.variant_sets, APPENDIX, appendix.label, Options()))
+    with pdfplumber.open(io.BytesIO(data)) as pdf:
+        return [page.extract_text() or "" for page in pdf.pages]
+
+
+def test_the_appendix_prints_its_title_first_on_its_first_page(appendix_pages):
+    """The appendix's first page opens with its title (it opened with a variant set's heading, titled only by
+    the running head)."""
+    assert appendix_pages[0].splitlines()[0] == "Appendix A: Morschauser Modern"
+
+
+def test_tables_every_variant_set_prints_alike_print_once(appendix_pages):
+    """The battle tables, the same under both variant sets, print once; the artillery table, which clock-face
+    scatter changes, prints once per variant set (the battle tables printed in both sets' sections)."""
+    text = "\n".join(appendix_pages)
+    assert text.count("Battles by Battle Power after modifiers") == 1
+    assert text.count("Battles: attacker") == 1
+    assert text.count("Artillery: where a shot lands") == 2
+    assert "(the original scatter)" in text and "(clock-face scatter)" in text
+
+
+def test_variant_sections_are_headed_with_the_variants_names(appendix_pages):
+    """A variant set's heading and list name its variants as the rule data names them, not by their ids."""
+    text = " ".join(" ".join(appendix_pages).split())
+    assert "Morschauser Modern: With Clock-face scatter and Woods cost movement" in text
+    assert "clock-face-scatter" not in text and "woods-cost-movement" not in text
+
+
+@pytest.fixture(scope="module")
+def hill_112():
+    scenario = load(SCENARIOS / "hill-112.yaml")
+    pack, _ = compute(scenario, choose_seed(scenario, None), Options(), with_cards=False)
+    return scenario, pack
+
+
+def test_a_pack_prints_the_parts_and_pieces_asked_for(hill_112):
+    """Parts names the parts a pack prints, and the pieces of a part its template marks: the odds alone, then
+    only the artillery piece of the odds, with the part's heading."""
+    scenario, pack = hill_112
+    assert pieces(scenario.system) == {"odds": ("battles", "artillery")}
+    odds = pack_html(scenario, pack, Parts.of("odds"))
+    assert 'id="odds"' in odds and 'id="forces"' not in odds and 'id="reference"' not in odds
+    assert 'id="odds-battle_by_difference"' in odds and 'id="odds-artillery"' in odds
+    artillery = pack_html(scenario, pack, Parts.of(odds=["artillery"]))
+    assert '<h2 class="part">Odds</h2>' in artillery and 'id="odds-artillery"' in artillery
+    assert 'id="odds-battle_by_difference"' not in artillery
+    whole = pack_html(scenario, pack)
+    assert all(f'id="{part}"' in whole for part in ("map", "forces", "schedule", "odds", "reference"))
+    chapter = pack_html(scenario, pack, Parts.chapter(scenario.system), booklet=True)
+    assert 'id="forces"' in chapter and 'id="odds"' not in chapter and 'id="reference"' not in chapter
