@@ -7,9 +7,9 @@ from pathlib import Path
 
 from . import __version__, cards, markup
 from .decks import seed_from_bytes
-from .errors import UsageError
+from .errors import InputProblems, MusterError, RenderError, UnfitText, UsageError
 from .files import own_folder, write_atomic
-from .loading import load_file
+from .loading import load_file, parse_path
 from .rendering import TEMPLATES, render
 from .sandbox import render_pdfs, start_renderer
 from .scenario import Scenario, validate
@@ -87,7 +87,8 @@ def compute(scenario: Scenario, seed: int, options: Options, with_cards: bool = 
     if not with_cards:
         return pack, {}
     layout = options.card_layout()
-    fronts = system.cards(prepared, options.card_size)
+    # every front's foot may name its deck number, so that cards of two printed decks can be sorted apart
+    fronts = [{**front, "deck_number": base["seed"]} for front in system.cards(prepared, options.card_size)]
     card_pages = cards.sheets(fronts, system.card_back(prepared), layout, not options.fronts_only)
     sheet = {**base, "layout": layout, "pages": card_pages, "card_size": options.card_size}
     return pack, sheet
@@ -111,13 +112,41 @@ def render_html(scenario: Scenario, pack: dict, sheet: dict) -> tuple[str, str]:
     return pack_html(scenario, pack), render("cards.html", card_macros=f"{system_id}/cards.html", **sheet)
 
 
-def to_pdfs(scenario: Scenario, *htmls: str) -> list[bytes]:
-    """Both PDFs from one render child with a time and memory limit (sandbox.render_pdfs); errors name the file."""
-    return render_pdfs([(html, TEMPLATES, scenario.doc.folder) for html in htmls], scenario.doc.file)
+def to_pdfs(scenario: Scenario, *htmls: str, card_size: str = "") -> list[bytes]:
+    """Both PDFs from one render child with a time and memory limit (sandbox.render_pdfs); errors name the file.
+
+    Card text that cannot fit even at its smallest size (generator/fit.py) is a problem of the scenario, reported
+    at the line and column of the key it came from, saying how much of it does fit.
+    """
+    try:
+        return render_pdfs([(html, TEMPLATES, scenario.doc.folder) for html in htmls], scenario.doc.file)
+    except UnfitText as err:
+        raise unfit_problems(scenario, err, card_size) from err
 
 
-def to_pdf(scenario: Scenario, html: str) -> bytes:
-    return to_pdfs(scenario, html)[0]
+def unfit_problems(scenario: Scenario, err: UnfitText, card_size: str) -> MusterError:
+    """Scenario text too long for its card as Problems at its key; text from elsewhere stays a render error."""
+    card = f"a {card_size} card" if card_size else "its card"
+    problems, others = [], []
+    for unfit in err.unfit:
+        if not unfit.path:
+            others.append(f"{unfit.text!r} does not fit {card} even at {unfit.min_pt:g} pt")
+            continue
+        longest = unfit.text[: unfit.longest]
+        problems.append(
+            scenario.doc.problem(
+                parse_path(unfit.path),
+                f"{unfit.text!r} does not fit {card} even at {unfit.min_pt:g} pt; the longest that fits is "
+                f"{unfit.longest} characters ({longest!r}): shorten it",
+            )
+        )
+    if others:
+        return RenderError(f"{scenario.doc.file}: " + "; ".join(others))
+    return InputProblems(problems)
+
+
+def to_pdf(scenario: Scenario, html: str, card_size: str = "") -> bytes:
+    return to_pdfs(scenario, html, card_size=card_size)[0]
 
 
 def build(path: str | Path, out_dir: str | Path = "output", options: Options | None = None) -> list[Path]:
@@ -128,7 +157,7 @@ def build(path: str | Path, out_dir: str | Path = "output", options: Options | N
     seed = choose_seed(scenario, options.seed)
     pack, sheet = compute(scenario, seed, options)
     pack_html, cards_html = render_html(scenario, pack, sheet)
-    pdfs = dict(zip(["", "-cards"], to_pdfs(scenario, pack_html, cards_html)))
+    pdfs = dict(zip(["", "-cards"], to_pdfs(scenario, pack_html, cards_html, card_size=options.card_size)))
     folder = own_folder(Path(out_dir) / scenario.name)
     written = []
     for suffix, data in pdfs.items():

@@ -11,7 +11,7 @@ from concurrent.futures import TimeoutError as FuturesTimeout
 from concurrent.futures.process import BrokenProcessPool
 
 from .engine import html_to_pdf
-from .errors import RenderError, UsageError
+from .errors import RenderError, UnfitText, UsageError
 
 # Every build renders in one child process with a wall-clock and a memory limit, so that a hostile or
 # broken scenario can hang or bloat only that child. The example packs render in 3 to 11 s and under
@@ -88,6 +88,8 @@ def _render_child(conn, jobs, seconds: float, memory_mb: int) -> None:
         result = ("ok", [html_to_pdf(*job) for job in jobs])
     except MemoryError:
         result = ("memory", "")
+    except UnfitText as err:  # bad input, not a failure: the parent reports it at the scenario's line and column
+        result = ("unfit", err.unfit)
     except RenderError as err:
         result = ("error", str(err))
     except Exception as err:  # a bug in Muster: the parent reports it as an internal error
@@ -139,6 +141,8 @@ def render_pdfs(jobs: list[tuple], file: str) -> list[bytes]:
             f"{file}: rendering needed more than {memory_mb} MiB (MUSTER_RENDER_MEMORY_MB); "
             "the file is too large or hostile"
         )
+    if kind == "unfit":
+        raise UnfitText(payload)
     if kind == "error":
         raise RenderError(f"{file}: {payload}")
     raise RuntimeError(f"the render child failed: {payload}")
