@@ -41,6 +41,7 @@ class Measure:
     widest: float  # px, the widest line's right edge from the content box's left
     bottom: float  # px, the last line's bottom from the content box's top
     text_width: float  # px, every line's width added up
+    text: str = ""  # the element's text, for a message
 
     @property
     def fits(self) -> bool:
@@ -91,7 +92,8 @@ def measure(document) -> dict[int, Measure]:
 
     found: dict[int, Measure] = {}
     for page in document.pages:
-        for box in page._page_box.descendants():
+        # absolutely placed boxes sit in the tree behind placeholders: descend through them (layout/absolute.py)
+        for box in page._page_box.descendants(placeholders=True):
             element = box.element
             if element is None or isinstance(box, (boxes.LineBox, boxes.TextBox)):
                 continue
@@ -108,7 +110,7 @@ def _measure_box(box, ident: int, element) -> Measure:
     left, top = box.content_box_x(), box.content_box_y()
     lines = widest = bottom = text_width = 0.0
     count = 0
-    for child in box.descendants():
+    for child in box.descendants(placeholders=True):
         if isinstance(child, boxes.LineBox):
             texts = [t for t in child.descendants() if isinstance(t, boxes.TextBox) and t.text.strip()]
             if not texts:
@@ -132,6 +134,7 @@ def _measure_box(box, ident: int, element) -> Measure:
         widest=widest,
         bottom=bottom,
         text_width=text_width,
+        text=" ".join(" ".join(element.itertext()).split()),
     )
 
 
@@ -207,6 +210,5 @@ def _longest_prefixes(html: str, unfit: list[Measure], layout) -> list[Unfit]:
                 high[i] = n
     by_id = {m.id: m for m in unfit}
     return [
-        Unfit(texts.get(i, ("", ""))[0], texts.get(i, ("", ""))[1], by_id[i].min_pt, low.get(i, -1))
-        for i in sorted(by_id)
+        Unfit(texts[i][0] if i in texts else "", by_id[i].text, by_id[i].min_pt, low.get(i, -1)) for i in sorted(by_id)
     ]

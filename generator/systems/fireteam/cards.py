@@ -67,6 +67,6 @@ def card_text(card: dict, vehicle_kind: str = "") -> list[str]:
         ]
     return [
         "Every HIT figure, every side, rolls 2D6: 8 or more, it recovers; less, it is removed.",
-        "Then morale: a team down to two figures withdraws or joins another team, unless its leader or hero lives.",
-        "A side that has lost more than half its figures withdraws, unless it outnumbers the enemy.",
+        "Morale: a team down to two figures withdraws or joins another, unless its leader or hero lives.",
+        "A side that has lost over half its figures withdraws, unless it outnumbers the enemy.",
     ]
