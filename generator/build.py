@@ -141,7 +141,7 @@ def unfit_problems(scenario: Scenario, err: UnfitText, card_size: str) -> Muster
             )
         )
     if others:
-        return RenderError(f"{scenario.doc.file}: " + "; ".join(others))
+        return RenderError(f"{scenario.doc.file}: " + "; ".join(dict.fromkeys(others)))
     return InputProblems(problems)
 
 

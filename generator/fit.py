@@ -23,7 +23,7 @@ MARK = "data-fit-lines="
 MIN_PT = 7.0
 STEP_PT = 0.25  # sizes are chosen in quarter points
 PX_PER_PT = 96 / 72
-SLACK_PX = 0.05  # a rounding error of the layout is not an overflow
+SLACK_PX = 0.25  # px (0.07 mm): a rounding error of the layout is not an overflow
 MAX_ROUNDS = 8
 
 
