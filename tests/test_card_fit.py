@@ -219,7 +219,7 @@ def test_the_keyline_sits_clearly_inside_the_trim(size):
 
 
 def test_tarot_text_uses_the_cards_height():
-    """A tarot card's text (its lines' heights added up) fills a good share of the card, not a third of it."""
+    """A tarot card's text (its lines' heights added up) fills over two fifths of the card's height, not a third."""
     shares = []
     for _, trim, chars, _ in front_cards("relay-station", "tarot", "a4", False):
         spans = sorted((c["top"], c["bottom"]) for c in chars if c["text"].strip())
@@ -229,7 +229,7 @@ def test_tarot_text_uses_the_cards_height():
                 covered += bottom - max(top, end)
                 end = bottom
         shares.append(covered / (trim[3] - trim[1]))
-    assert min(shares) >= 0.3, [round(s, 2) for s in shares]
+    assert min(shares) >= 0.42, [round(s, 2) for s in shares]  # 0.29 to 0.35 before type scaled to tarot
 
 
 def card_texts(name: str, size: str = "poker") -> list[str]:
