@@ -29,7 +29,7 @@ SLACK = 0.1  # pt: a glyph's box may touch its boundary
 
 @cache
 def sheet_pdf(name: str, size: str = "poker", paper: str = "a4", bleed: bool = False) -> bytes:
-    scenario = load(ROOT / "scenarios" / f"{name}.yaml")
+    scenario = load(name if name.endswith(".yaml") else ROOT / "scenarios" / f"{name}.yaml")
     options = Options(card_size=size, paper=paper, bleed=bleed)
     pack, sheet = compute(scenario, choose_seed(scenario, None), options)
     _, html = render_html(scenario, pack, sheet)
@@ -230,6 +230,19 @@ def test_tarot_text_uses_the_cards_height():
                 end = bottom
         shares.append(covered / (trim[3] - trim[1]))
     assert min(shares) >= 0.42, [round(s, 2) for s in shares]  # 0.29 to 0.35 before type scaled to tarot
+
+
+def test_long_names_validation_accepts_wrap_or_shrink_clear_of_the_badge(tmp_path):
+    """A 38-character team name and a long side name, both accepted by validation, print whole on a poker card:
+    inside the keyline, clear of the badge (they were cut mid-letter and ran under the badge)."""
+    text = (DATA / "cards" / "fireteam_vehicle_name_too_long_for_mini.yaml").read_text(encoding="utf-8")
+    text = text.replace("name: Alpha", "name: Ninth Mechanised Reconnaissance Squadron")
+    text = text.replace("name: Blue", "name: Syndicate Security Directorate")
+    path = tmp_path / "long_names.yaml"
+    path.write_text(text, encoding="utf-8")
+    test_every_character_sits_inside_its_cards_keyline_clear_of_badges_at_7pt_or_more(str(path), "poker", "a4", False)
+    (team,) = {t for t in card_texts(str(path)) if "Reconnaissance" in t and "MOVE" in t}
+    assert "NinthMechanisedReconnaissanceSquadron" in team
 
 
 def card_texts(name: str, size: str = "poker") -> list[str]:
