@@ -233,16 +233,16 @@ def test_tarot_text_uses_the_cards_height():
 
 
 def test_long_names_validation_accepts_wrap_or_shrink_clear_of_the_badge(tmp_path):
-    """A 38-character team name and a long side name, both accepted by validation, print whole on a poker card:
+    """A 38-character team name and a 24-character side name print whole on a poker card:
     inside the keyline, clear of the badge (they were cut mid-letter and ran under the badge)."""
     text = (DATA / "cards" / "fireteam_vehicle_name_too_long_for_mini.yaml").read_text(encoding="utf-8")
-    text = text.replace("name: Alpha", "name: Ninth Mechanised Reconnaissance Squadron")
-    text = text.replace("name: Blue", "name: Syndicate Security Directorate")
+    text = text.replace("name: Alpha", "name: Tenth Mechanised Reconnaissance Squadron")
+    text = text.replace("name: Blue", "name: Syndicate Security Group")
     path = tmp_path / "long_names.yaml"
     path.write_text(text, encoding="utf-8")
     test_every_character_sits_inside_its_cards_keyline_clear_of_badges_at_7pt_or_more(str(path), "poker", "a4", False)
-    (team,) = {t for t in card_texts(str(path)) if "Reconnaissance" in t and "MOVE" in t}
-    assert "NinthMechanisedReconnaissanceSquadron" in team
+    (team,) = {t for t in card_texts(str(path)) if "Tenth" in t and "MOVE" in t}
+    assert "TenthMechanisedReconnaissanceSquadron" in team
 
 
 def card_texts(name: str, size: str = "poker") -> list[str]:
