@@ -10,6 +10,11 @@ elements, and finds each one whose text runs past its box's width or height or t
 It then lowers all of their sizes at once (estimated from how far each overflows, in quarter points) and lays
 the document out again, until everything fits or what still overflows is at its smallest size. A document
 whose text all fits costs no extra layout: the measuring layout is the one that is printed.
+
+What it costs (card sheets alone, on a loaded 2-core machine): relay-station poker 1.5 s -> 2.0 s (one more
+layout), hill-112 poker 2.1 s -> 4.2 s, warspike-hold-the-ford poker 0.8 s -> 5.7 s (several rounds: each round
+steps what still overflows down by at least a quarter point). Fewer rounds (a bigger last step, or sizing
+from each element's own measure in one go) is the next saving to make.
 """
 
 from __future__ import annotations
