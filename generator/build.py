@@ -14,11 +14,11 @@ from jinja2.utils import concat
 from . import __version__, cards, markup
 from .decks import seed_from_bytes
 from .engine import html_to_pdf
-from .errors import InputProblems, Problem, RenderError, UsageError
+from .errors import InputProblems, MusterError, Problem, RenderError, UnfitText, UsageError
 from .files import own_folder, write_together
-from .loading import load_file
+from .loading import load_file, parse_path
 from .rendering import TEMPLATES, environment, render
-from .sandbox import render_pdfs, run_limited
+from .sandbox import run_limited
 from .scenario import Scenario, validate
 from .systems.base import Prepared, System
 
@@ -116,7 +116,8 @@ def compute(scenario: Scenario, seed: int, options: Options, with_cards: bool = 
     if not with_cards:
         return pack, {}
     layout = options.card_layout()
-    fronts = system.cards(prepared, options.card_size)
+    # every front's foot may name its deck number, so that cards of two printed decks can be sorted apart
+    fronts = [{**front, "deck_number": base["seed"]} for front in system.cards(prepared, options.card_size)]
     card_pages = cards.sheets(fronts, system.card_back(prepared), layout, not options.fronts_only)
     sheet = {**base, "layout": layout, "pages": card_pages, "card_size": options.card_size}
     return pack, sheet
@@ -213,13 +214,25 @@ def render_html(scenario: Scenario, pack: dict, sheet: dict) -> tuple[str, str]:
     return pack_html(scenario, pack), render("cards.html", card_macros=f"{system_id}/cards.html", **sheet)
 
 
-def to_pdfs(scenario: Scenario, *htmls: str) -> list[bytes]:
-    """Both PDFs from one render child with a time and memory limit (sandbox.render_pdfs); errors name the file."""
-    return render_pdfs([(html, TEMPLATES, scenario.doc.folder) for html in htmls], scenario.doc.file)
-
-
-def to_pdf(scenario: Scenario, html: str) -> bytes:
-    return to_pdfs(scenario, html)[0]
+def unfit_problems(scenario: Scenario, err: UnfitText, card_size: str) -> MusterError:
+    """Scenario text too long for its card as Problems at its key; text from elsewhere stays a render error."""
+    card = f"a {card_size} card" if card_size else "its card"
+    problems, others = [], []
+    for unfit in err.unfit:
+        if not unfit.path:
+            others.append(f"{unfit.text!r} does not fit {card} even at {unfit.min_pt:g} pt")
+            continue
+        longest = unfit.text[: unfit.longest]
+        problems.append(
+            scenario.doc.problem(
+                parse_path(unfit.path),
+                f"{unfit.text!r} does not fit {card} even at {unfit.min_pt:g} pt; the longest that fits is "
+                f"{unfit.longest} characters ({longest!r}): shorten it",
+            )
+        )
+    if others:
+        return RenderError(f"{scenario.doc.file}: " + "; ".join(dict.fromkeys(others)))
+    return InputProblems(problems)
 
 
 def make_pdfs(path: str | Path, options: Options) -> tuple[str, list[bytes]]:
@@ -231,7 +244,11 @@ def make_pdfs(path: str | Path, options: Options) -> tuple[str, list[bytes]]:
     scenario = load(path)
     pack, sheet = compute(scenario, choose_seed(scenario, options.seed), options)
     htmls = render_html(scenario, pack, sheet)
-    return scenario.name, [html_to_pdf(html, TEMPLATES, scenario.doc.folder) for html in htmls]
+    try:
+        pdfs = [html_to_pdf(html, TEMPLATES, scenario.doc.folder) for html in htmls]
+    except UnfitText as err:  # a name too long for its card: a problem at its key, reported by the parent
+        raise unfit_problems(scenario, err, options.card_size) from err
+    return scenario.name, pdfs
 
 
 def build(path: str | Path, out_dir: str | Path = "output", options: Options | None = None) -> list[Path]:

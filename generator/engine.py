@@ -5,7 +5,8 @@ from __future__ import annotations
 import logging
 from pathlib import Path
 
-from .errors import RenderError
+from . import fit
+from .errors import RenderError, UnfitText
 from .fetcher import make_fetcher
 
 
@@ -47,8 +48,16 @@ def render_pdf(
     logger.propagate = False
     try:
         fetcher = make_fetcher(scenario_folder)
-        document = weasyprint.HTML(string=html, base_url=str(base) + "/", url_fetcher=fetcher)
-        laid_out = document.render(pdf_tags=tags)
+
+        def layout(text: str):
+            return weasyprint.HTML(string=text, base_url=str(base) + "/", url_fetcher=fetcher).render(pdf_tags=tags)
+
+        if fit.MARK in html:  # card text that must fit its box: measured and shrunk by this same engine
+            laid_out, html, unfit = fit.fit(html, layout)
+            if unfit:
+                raise UnfitText(unfit)
+        else:
+            laid_out = layout(html)
         data = laid_out.write_pdf(pdf_tags=tags, uncompressed_pdf=False, pdf_version=pdf_version)
         pages = len(laid_out.pages)
         if links is not None:

@@ -49,3 +49,18 @@ class UsageError(MusterError):
 
 class RenderError(MusterError):
     """Rendering or writing a PDF failed (a template, a picture, the disk)."""
+
+
+class UnfitText(RenderError):
+    """Marked text (generator/fit.py) that does not fit its box even at its smallest size.
+
+    `unfit` holds fit.Unfit records (path, text, smallest size, longest prefix that fits); the build turns
+    those with a scenario path into Problems at their line and column.
+    """
+
+    def __init__(self, unfit: list):
+        self.unfit = list(unfit)
+        super().__init__("; ".join(f"{u.text!r} does not fit its box even at {u.min_pt:g} pt" for u in self.unfit))
+
+    def __reduce__(self):  # crosses the render child's pipe
+        return (UnfitText, (self.unfit,))

@@ -30,6 +30,11 @@ def path_str(path: PathT) -> str:
     return out
 
 
+def parse_path(text: str) -> PathT:
+    """ "sides[0].units" -> ("sides", 0, "units"): path_str read back."""
+    return tuple(int(index) if index else key for key, index in re.findall(r"([^.\[\]]+)|\[(\d+)\]", text))
+
+
 @dataclass
 class Document:
     """One loaded YAML file: plain Python data plus the position of every value and key."""

@@ -66,7 +66,7 @@ class FireteamTomorrow(System):
         return pack_data(self.rules, prepared, self.odds())
 
     def cards(self, prepared: FireteamPrepared, card_size: str) -> list[dict]:
-        return fronts(prepared.deck["cards"], prepared.sides)
+        return fronts(prepared.deck["cards"], prepared.sides, units(prepared.forces))
 
 
 SYSTEM = FireteamTomorrow()

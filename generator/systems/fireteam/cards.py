@@ -1,53 +1,72 @@
-"""Fireteam Tomorrow's card fronts: each deck card with its side's view and its rules in short."""
+"""Fireteam Tomorrow's card fronts: each deck card with its side's view and its rules in short, for players."""
 
 from __future__ import annotations
 
-
-def fronts(cards: list[dict], sides: list) -> list[dict]:
-    """One front per deck card; a unit's card carries its side's view (colour, shape, badge), a shared card none."""
-    return [
-        {
-            **card,
-            "kind": "ft " + card["type"].lower() + ("" if card["unit"] else " shared"),
-            "view": sides[card["side_index"]] if card["side_index"] >= 0 else None,
-            "text": card_text(card),
-        }
-        for card in cards
-    ]
+from .roster import Unit
 
 
-def card_text(card: dict) -> list[str]:
-    """The card's rules in short.
+def fronts(cards: list[dict], sides: list, units: list[Unit]) -> list[dict]:
+    """One front per deck card; a unit's card carries its side's view (colour, shape, badge), a shared card none.
+
+    `side_path` and `unit_path` name the scenario keys the band's names come from, so that a name too long for
+    the card is reported at its line and column (generator/fit.py).
+    """
+    by_code = {unit.code: unit for unit in units}
+    out = []
+    for card in cards:
+        unit = by_code.get(card["unit_code"])
+        out.append(
+            {
+                **card,
+                "kind": "ft " + card["type"].lower() + ("" if card["unit"] else " shared"),
+                "view": sides[card["side_index"]] if card["side_index"] >= 0 else None,
+                "text": card_text(card, unit.record.kind if unit and unit.vehicle else ""),
+                "side_path": f"sides[{card['side_index']}].name" if unit else "",
+                "unit_path": unit.path if unit else "",
+            }
+        )
+    return out
+
+
+def card_text(card: dict, vehicle_kind: str = "") -> list[str]:
+    """The card's rules in short, only those that apply to the card's unit, abbreviations spelt out.
 
     The numbers here (2D6, 6", -2", 24", 3D6, 12 vs 2, +1 leader within 9", +2 weapon bonus, margins 6+/3-5/1-2,
     recovery on 8) are written out rather than read from rules.yaml; another issue makes them read the rule data.
     """
     if card["type"] == "Move":
         if card["vehicle"]:
-            return ["Move 3D6 inches.", "Hovercraft and helicopters: up to the length of the table."]
+            if vehicle_kind in ("hovercraft", "helicopter"):
+                return [
+                    "Move 3D6 inches, or up to the length of the table.",
+                    "A hovercraft weaves through woods and narrow streets more slowly."
+                    if vehicle_kind == "hovercraft"
+                    else "A helicopter flies over woods, buildings and rivers.",
+                ]
+            return ["Move 3D6 inches.", 'Linear obstacle \u22122"; rough ground costs double.']
         lines = [
             'Each figure: 2D6 inches, or 6" without rolling.',
             'Linear obstacle \u22122"; rough ground costs double.',
         ]
         if card["jump_packs"]:
-            lines.insert(1, 'Jump packs: up to 24"; a 2 on 2D6 is a HIT.')
+            lines.insert(1, 'Jump packs: up to 24" instead; then roll 2D6, and on a 2 the figure is HIT.')
         return lines
     if card["type"] == "Fire":
         if card["vehicle"]:
-            return ["Each weapon fires: opposed 2D6.", "HIT if the firer's total is greater."]
+            return ["Each weapon fires: both sides roll 2D6.", "HIT if the firer's total is greater."]
         return [
-            "Each figure may fire: opposed 2D6.",
-            'Firer +1 leader within 9"; +1 per quality step better.',
-            "HIT if the firer's total is greater; 12 vs 2 always HITs.",
+            "Each figure may fire: firer and target each roll 2D6.",
+            'Firer +1 with a leader within 9"; +1 per quality step better.',
+            "HIT if the firer's total is greater; 12 against 2 always HITs.",
         ]
     if card["type"] == "HTH":
         return [
-            "All hand-to-hand fights, every side.",
-            "2D6 + armour level + 2 for pistol, rifle or blade.",
-            "Margin 6+ kill or capture; 3\u20135 killed; 1\u20132 HIT; tie fight on.",
+            "Hand-to-hand (HTH): every fight on the table, every side.",
+            "Each rolls 2D6 + armour level, +2 with a pistol, rifle or blade.",
+            "Win by 6 or more: kill or capture; by 3\u20135: killed; by 1\u20132: HIT; a tie fights on.",
         ]
     return [
-        "Every HIT figure, every side: 2D6.",
-        "8 or more stands; less is removed.",
-        "Then check morale: teams of two, sides past half.",
+        "Every HIT figure, every side, rolls 2D6: 8 or more, it recovers; less, it is removed.",
+        "Morale: a team down to two figures withdraws or joins another, unless its leader or hero lives.",
+        "A side that has lost over half its figures withdraws, unless it outnumbers the enemy.",
     ]

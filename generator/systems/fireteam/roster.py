@@ -26,6 +26,7 @@ class Unit:
     name: str
     vehicle: bool
     record: object  # the scenario's Team or Vehicle
+    path: str = ""  # the scenario key of its name, sides[0].teams[1].name, for problems found while printing
 
     @property
     def jump_packs(self) -> bool:
@@ -36,6 +37,12 @@ def units(forces: list) -> list[Unit]:
     """Every team and vehicle of every side, in the scenario's order."""
     out = []
     for s, side in enumerate(forces):
-        out += [Unit(f"S{s + 1}T{t + 1}", s, team.name, False, team) for t, team in enumerate(side.teams)]
-        out += [Unit(f"S{s + 1}V{v + 1}", s, vehicle.name, True, vehicle) for v, vehicle in enumerate(side.vehicles)]
+        out += [
+            Unit(f"S{s + 1}T{t + 1}", s, team.name, False, team, f"sides[{s}].teams[{t}].name")
+            for t, team in enumerate(side.teams)
+        ]
+        out += [
+            Unit(f"S{s + 1}V{v + 1}", s, vehicle.name, True, vehicle, f"sides[{s}].vehicles[{v}].name")
+            for v, vehicle in enumerate(side.vehicles)
+        ]
     return out

@@ -9,14 +9,19 @@ def cards(roster: list[dict]) -> list[dict]:
     for row in roster:
         lines = []
         if row["fires"]:
+            # its range and arc are in the card's numbers above
             lines.append(
-                f"Fires in the Artillery Fire Phase: range {row['range']}, arc {row['arc']}\u00b0"
-                + ("" if row["indirect"] else "; never indirectly; off target is a miss")
-                + "."
+                "Fires in the artillery phase" + ("." if row["indirect"] else ", never indirectly; off target misses.")
             )
-            lines.append("If it fires: remove its tile; it may not move this turn.")
+            lines.append("After firing: remove its tile; it may not move.")
         if row["advance"]:
-            lines.append("After winning a battle it may move into the square the loser left.")
-        lines.append(f"Hills: up or down {row['contours']} contour{'s' if row['contours'] > 1 else ''} a step.")
-        out.append({**row, "kind": "unit", "text": lines})
+            lines.append("Won a battle: it may take the loser's square.")
+        lines.append(f"Hills: {row['contours']} contour{'s' if row['contours'] > 1 else ''} up or down a step.")
+        # the tiles in rows of five turns, each turn's number over its playing card
+        tiles = row["tiles"]
+        rows = [
+            [(start + i + 1, tile) for i, tile in enumerate(tiles[start : start + 5])]
+            for start in range(0, len(tiles), 5)
+        ]
+        out.append({**row, "kind": "unit", "text": lines, "tile_rows": rows})
     return out

@@ -23,6 +23,7 @@ class Listed:
     name: str
     unit: Unit
     type: UnitType  # with the scenario's variants applied
+    name_path: str = ""  # the scenario key of its name (none when it is called by its type), for problems
 
 
 def listed(rules: Rules, game: GridScenario, sides: list[SideView]) -> list[Listed]:
@@ -40,6 +41,7 @@ def listed(rules: Rules, game: GridScenario, sides: list[SideView]) -> list[List
                     unit.name or f"{unit_type.name} {seen[unit.type]}",
                     unit,
                     unit_type,
+                    f"sides[{view.index}].units[{u}].name" if unit.name else "",
                 )
             )
     return out
@@ -61,6 +63,7 @@ def roster(rules: Rules, units: list[Listed], deck: dict) -> list[dict]:
             {
                 "code": listed_unit.code,
                 "name": listed_unit.name,
+                "name_path": listed_unit.name_path,
                 "side": side,
                 "marker": unit_uri(unit_type.glyph, side.colour, side.shape),
                 "type": unit_type.name,

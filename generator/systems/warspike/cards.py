@@ -4,8 +4,6 @@ from __future__ import annotations
 
 from .models import Rules
 
-LONG_NAME = 16  # characters: a longer Unit name prints as two smaller lines in the band instead of one clipped line
-
 
 def unit_card(force: dict, row: dict, options: str) -> dict:
     """One Unit's card: its side, stats, worked Move, Blocks, leader and orders."""
@@ -13,7 +11,9 @@ def unit_card(force: dict, row: dict, options: str) -> dict:
         "kind": "unit",
         "side": force["side"],
         "name": row["name"],
-        "long_name": len(row["name"]) > LONG_NAME,
+        "name_path": row["name_path"],
+        "side_path": f"sides[{force['side'].index}].name",
+        "leader_path": row["leader_path"],
         "stats": [
             {"label": "Troops", "value": str(row["troops"])},
             {"label": "Stature", "value": row["stature"]},

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from fractions import Fraction
 
+from ...loading import path_str
 from .organisation import Organisation
 from .scenario import DISTANCE_UNITS, Army
 from .tree import tree_rows
@@ -19,7 +20,8 @@ def number(value) -> str:
 
 def unit_facts(organisation: Organisation, name: str, distance_unit: str) -> dict:
     """One Unit's stats as printed: its Move worked out, its Blocks and its orders."""
-    unit = organisation.nodes[name].entry
+    node = organisation.nodes[name]
+    unit = node.entry
     mark, _ = DISTANCE_UNITS[distance_unit]
     move = Fraction(str(unit.stature)) * Fraction(str(unit.move_rate))
     held, inherited = organisation.held(name)
@@ -36,6 +38,8 @@ def unit_facts(organisation: Organisation, name: str, distance_unit: str) -> dic
         "hold": held,
         "hold_from_block": inherited,
         "blocks": organisation.chain(name),
+        "name_path": path_str(node.path + ("name",)),  # where a name too long for its card is reported
+        "leader_path": path_str(node.path + ("leader",)),
     }
 
 

@@ -1,0 +1,219 @@
+"""Text that must fit its box, fitted by the engine that prints it: wrap, then shrink, never below a smallest size.
+
+A template marks an element that must fit with `data-fit-lines` (the lines it may take; 0 for "as many as its
+box holds"), optionally `data-fit-min` (the smallest size in pt, 7 unless told) and `data-fit-path` (the
+scenario key its text comes from, so that text which cannot fit is reported at its line and column). The box
+is the element's own CSS box: its width, and its height when the CSS fixes one (top and bottom, or height).
+
+fit() lays the whole document out once with WeasyPrint, walks every page box's descendants for the marked
+elements, and finds each one whose text runs past its box's width or height or takes more lines than allowed.
+It then lowers all of their sizes at once (estimated from how far each overflows, in quarter points) and lays
+the document out again, until everything fits or what still overflows is at its smallest size. A document
+whose text all fits costs no extra layout: the measuring layout is the one that is printed.
+
+What it costs (card sheets alone, on a loaded 2-core machine): relay-station poker 1.5 s -> 2.0 s (one more
+layout), hill-112 poker 2.1 s -> 4.2 s, warspike-hold-the-ford poker 0.8 s -> 5.7 s (several rounds: each round
+steps what still overflows down by at least a quarter point). Fewer rounds (a bigger last step, or sizing
+from each element's own measure in one go) is the next saving to make.
+"""
+
+from __future__ import annotations
+
+import html as html_lib
+import re
+from collections.abc import Callable
+from dataclasses import dataclass
+
+MARK = "data-fit-lines="
+MIN_PT = 7.0
+STEP_PT = 0.25  # sizes are chosen in quarter points
+PX_PER_PT = 96 / 72
+SLACK_PX = 0.25  # px (0.07 mm): a rounding error of the layout is not an overflow
+MAX_ROUNDS = 8
+
+
+@dataclass
+class Measure:
+    """One marked element as laid out: its size, its box and how much its text needs."""
+
+    id: int
+    size_pt: float
+    min_pt: float
+    lines_allowed: int
+    lines: int
+    box_width: float  # px, the content box
+    box_height: float | None  # px when the CSS fixes the height, else None
+    widest: float  # px, the widest line's right edge from the content box's left
+    bottom: float  # px, the last line's bottom from the content box's top
+    text_width: float  # px, every line's width added up
+    text: str = ""  # the element's text, for a message
+
+    @property
+    def fits(self) -> bool:
+        if self.widest > self.box_width + SLACK_PX:
+            return False
+        if self.lines_allowed and self.lines > self.lines_allowed:
+            return False
+        return self.box_height is None or self.bottom <= self.box_height + SLACK_PX
+
+    def smaller(self) -> float:
+        """A size that should fit, from how far the text overflows, at least a quarter point below today's."""
+        ratio = 1.0
+        if self.widest > self.box_width:
+            ratio = min(ratio, self.box_width / self.widest)
+        if self.lines_allowed and self.lines > self.lines_allowed:
+            # wrapping leaves a ragged edge: count 90% of each allowed line as usable
+            ratio = min(ratio, (self.lines_allowed * self.box_width * 0.9 / max(self.text_width, 1)))
+        if self.box_height is not None and self.bottom > self.box_height:
+            ratio = min(ratio, (self.box_height / self.bottom) ** 0.5)  # area goes with the square of size
+        size = int(self.size_pt * ratio / STEP_PT) * STEP_PT
+        return max(self.min_pt, min(size, self.size_pt - STEP_PT))
+
+
+@dataclass(frozen=True)
+class Unfit:
+    """A marked element whose text does not fit even at its smallest size."""
+
+    path: str  # the scenario key its text came from ("" when it comes from the rule data or Muster itself)
+    text: str
+    min_pt: float
+    longest: int  # how many of its first characters do fit at the smallest size (-1 when not worked out)
+
+
+def number(html: str) -> str:
+    """Give every marked element an id (data-fit-id) so that sizes and measures can name it."""
+    counter = iter(range(1, 1 << 30))
+    return re.sub(re.escape(MARK), lambda _: f'data-fit-id="{next(counter)}" {MARK}', html)
+
+
+def _attr(element, name: str, default: str = "") -> str:
+    value = element.get(name)
+    return default if value is None else value
+
+
+def measure(document) -> dict[int, Measure]:
+    """Every marked element of a laid-out WeasyPrint document (weasyprint.document.Document) as laid out."""
+    from weasyprint.formatting_structure import boxes
+
+    found: dict[int, Measure] = {}
+    for page in document.pages:
+        # absolutely placed boxes sit in the tree behind placeholders: descend through them (layout/absolute.py)
+        for box in page._page_box.descendants(placeholders=True):
+            element = box.element
+            if element is None or isinstance(box, (boxes.LineBox, boxes.TextBox)):
+                continue
+            ident = element.get("data-fit-id")
+            if ident is None or int(ident) in found or not isinstance(box, boxes.BlockContainerBox):
+                continue
+            found[int(ident)] = _measure_box(box, int(ident), element)
+    return found
+
+
+def _measure_box(box, ident: int, element) -> Measure:
+    from weasyprint.formatting_structure import boxes
+
+    left, top = box.content_box_x(), box.content_box_y()
+    lines = widest = bottom = text_width = 0.0
+    count = 0
+    for child in box.descendants(placeholders=True):
+        if isinstance(child, boxes.LineBox):
+            texts = [t for t in child.descendants() if isinstance(t, boxes.TextBox) and t.text.strip()]
+            if not texts:
+                continue
+            count += 1
+            right = max(t.position_x + t.width for t in texts)
+            start = min(t.position_x for t in texts)
+            widest = max(widest, right - left)
+            text_width += right - start
+            bottom = max(bottom, child.position_y + child.height - top)
+    lines = count
+    fixed = box.style["height"] != "auto" or (box.style["top"] != "auto" and box.style["bottom"] != "auto")
+    return Measure(
+        id=ident,
+        size_pt=box.style["font_size"] / PX_PER_PT,
+        min_pt=float(_attr(element, "data-fit-min", str(MIN_PT))),
+        lines_allowed=int(_attr(element, "data-fit-lines", "0")),
+        lines=lines,
+        box_width=box.width,
+        box_height=box.height if fixed else None,
+        widest=widest,
+        bottom=bottom,
+        text_width=text_width,
+        text=" ".join(" ".join(element.itertext()).split()),
+    )
+
+
+def _with_sizes(html: str, sizes: dict[int, float]) -> str:
+    """The document with one style rule per shrunk element, after every other stylesheet so that it wins."""
+    if not sizes:
+        return html
+    rules = "".join(f'[data-fit-id="{i}"]{{font-size:{size:g}pt !important}}' for i, size in sorted(sizes.items()))
+    style = f'<style data-fit="sizes">{rules}</style>'
+    return html.replace("</head>", style + "</head>", 1) if "</head>" in html else style + html
+
+
+def _with_prefixes(html: str, prefixes: dict[int, int]) -> str:
+    """The document with each named element's text cut to its first n characters (the elements hold only text)."""
+
+    def cut(match: re.Match) -> str:
+        n = prefixes[int(match.group(2))]
+        return match.group(1) + html_lib.escape(html_lib.unescape(match.group(3))[:n], quote=False) + "<"
+
+    ids = "|".join(str(i) for i in prefixes)
+    pattern = rf'(<[^<>]*data-fit-id="({ids})"[^<>]*>)([^<]*)<'
+    return re.sub(pattern, cut, html)
+
+
+def _texts(html: str, ids) -> dict[int, tuple[str, str]]:
+    """Each element's source path and its text (for the elements that hold only text)."""
+    out = {}
+    for match in re.finditer(r'<[^<>]*data-fit-id="(\d+)"([^<>]*)>([^<]*)<', html):
+        ident = int(match.group(1))
+        if ident in ids:
+            path = re.search(r'data-fit-path="([^"]*)"', match.group(2))
+            out[ident] = (html_lib.unescape(path.group(1)) if path else "", html_lib.unescape(match.group(3)))
+    return out
+
+
+def fit(html: str, layout: Callable[[str], object]) -> tuple[object, str, list[Unfit]]:
+    """Lay out `html` with `layout` (HTML text -> laid-out WeasyPrint document) so that every marked text fits.
+
+    Returns the final laid-out document (print it), the fitted HTML, and the marked texts that do not fit even
+    at their smallest size, each with the longest prefix that does (worked out only for texts with a path).
+    """
+    html = number(html)
+    sizes: dict[int, float] = {}
+    document = layout(html)
+    for _ in range(MAX_ROUNDS):
+        over = [m for m in measure(document).values() if not m.fits and m.size_pt > m.min_pt + 1e-6]
+        if not over:
+            break
+        for m in over:
+            sizes[m.id] = m.smaller()
+        html_now = _with_sizes(html, sizes)
+        document = layout(html_now)
+    html = _with_sizes(html, sizes)
+    unfit = [m for m in measure(document).values() if not m.fits]
+    if not unfit:
+        return document, html, []
+    return document, html, _longest_prefixes(html, unfit, layout)
+
+
+def _longest_prefixes(html: str, unfit: list[Measure], layout) -> list[Unfit]:
+    """For each unfit text from the scenario, the longest prefix that fits at the smallest size: a binary search,
+    every text's next guess in the same layout of the same boxes."""
+    texts = _texts(html, {m.id for m in unfit})
+    low = {i: 0 for i, (path, _) in texts.items() if path}  # fits (the empty text)
+    high = {i: len(texts[i][1]) for i in low}  # does not fit (the whole text)
+    while any(high[i] - low[i] > 1 for i in low):
+        guess = {i: (low[i] + high[i]) // 2 for i in low if high[i] - low[i] > 1}
+        measures = measure(layout(_with_prefixes(html, guess)))
+        for i, n in guess.items():
+            if measures[i].fits:
+                low[i] = n
+            else:
+                high[i] = n
+    by_id = {m.id: m for m in unfit}
+    return [
+        Unfit(texts[i][0] if i in texts else "", by_id[i].text, by_id[i].min_pt, low.get(i, -1)) for i in sorted(by_id)
+    ]

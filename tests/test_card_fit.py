@@ -1,0 +1,276 @@
+"""Card text fits its card, measured by the engine that prints it, and read back from the PDF.
+
+generator/fit.py wraps, then shrinks marked text to its box, never below 7 pt; text that cannot fit even then
+is a problem of the scenario at its line and column. The sheets of the shipped examples are read back with
+pdfplumber: every character inside its card's keyline (the safe area, itself inside the trim), none under a
+badge or shape, none under 7 pt, no "..." anywhere, no internal identifiers, the side named once.
+"""
+
+from __future__ import annotations
+
+import io
+import re
+from functools import cache
+from pathlib import Path
+
+import pdfplumber
+import pytest
+from conftest import DATA, files_under
+from pdfcheck import MM
+
+from generator import fit
+from generator.build import Options, choose_seed, compute, load, render_html, to_pdf
+from generator.cards import CARD_SIZES, layout
+
+ROOT = Path(__file__).resolve().parent.parent
+TOO_LONG = sorted((DATA / "cards").glob("*.yaml"))
+SLACK = 0.1  # pt: a glyph's box may touch its boundary
+
+
+@cache
+def sheet_pdf(name: str, size: str = "poker", paper: str = "a4", bleed: bool = False) -> bytes:
+    scenario = load(name if name.endswith(".yaml") else ROOT / "scenarios" / f"{name}.yaml")
+    options = Options(card_size=size, paper=paper, bleed=bleed)
+    pack, sheet = compute(scenario, choose_seed(scenario, None), options)
+    _, html = render_html(scenario, pack, sheet)
+    return to_pdf(scenario, html, card_size=size)
+
+
+def header(path: Path, key: str) -> str:
+    for line in path.read_text(encoding="utf-8").splitlines():
+        match = re.match(rf"#\s*{key}:\s*(.+)", line)
+        if match:
+            return match.group(1).strip()
+    raise AssertionError(f"{path.name} needs a '# {key}:' line")
+
+
+@pytest.mark.parametrize("path", TOO_LONG, ids=[p.stem for p in TOO_LONG])
+def test_a_name_too_long_for_the_card_size_is_refused_at_its_line_saying_what_fits(path, muster, tmp_path):
+    """Build refuses a name that cannot fit at 7 pt on the chosen card size: file:line:col, exit 1, nothing written."""
+    want, size = header(path, "expect"), header(path, "cards")
+    out = tmp_path / "out"
+    built = muster("build", path, "--cards", size, "--out", out)
+    assert built.code == 1, built.err
+    assert "Traceback" not in built.err
+    line = next(text for text in built.err.splitlines() if want in text)
+    assert re.match(rf"{re.escape(str(path))}:\d+:\d+: ", line), line
+    longest = int(re.search(r"the longest that fits is (\d+) characters", line).group(1))
+    assert 0 < longest < len(re.search(r"'([^']+)' does not fit", line).group(1))
+    assert not out.exists() or files_under(out) == []
+
+
+def test_the_poker_default_refuses_a_word_wider_than_the_card():
+    """The scenario build with its default card size refuses too (one word cannot wrap)."""
+    from generator.errors import InputProblems
+
+    path = DATA / "cards" / "fireteam_team_name_one_long_word.yaml"
+    scenario = load(path)
+    pack, sheet = compute(scenario, choose_seed(scenario, None), Options())
+    _, html = render_html(scenario, pack, sheet)
+    with pytest.raises(InputProblems, match=r"does not fit a poker card even at 7 pt"):
+        to_pdf(scenario, html, card_size="poker")
+
+
+# --- the fitting mechanism on its own -------------------------------------------------------------------------
+
+PAGE = """<html><head><style>@page {{ size: 80mm 40mm; margin: 0 }}
+.box {{ position: absolute; left: 5mm; top: 5mm; width: 30mm; font-size: 12pt; line-height: 1.1 }}</style></head>
+<body><div class="box" data-fit-lines="{lines}">{text}</div></body></html>"""
+
+
+def layouts(html_calls: list):
+    import weasyprint
+
+    def layout(text: str):
+        html_calls.append(text)
+        return weasyprint.HTML(string=text).render()
+
+    return layout
+
+
+def test_fit_wraps_then_shrinks_to_the_lines_allowed_and_lays_out_once_when_all_fits():
+    """A name that needs three lines at 12 pt in a two-line box is shrunk until two lines hold it; a name that
+    fits costs one layout, the one that is printed."""
+    calls: list = []
+    document, html, unfit = fit.fit(
+        PAGE.format(lines=2, text="Warthog armoured car of the Relay Guard"), layouts(calls)
+    )
+    assert unfit == []
+    (measure,) = fit.measure(document).values()
+    assert measure.fits and measure.lines <= 2
+    assert fit.MIN_PT <= measure.size_pt < 12
+    assert len(calls) >= 2
+    calls.clear()
+    document, html, unfit = fit.fit(PAGE.format(lines=2, text="Skyhook"), layouts(calls))
+    assert len(calls) == 1 and unfit == []
+    assert fit.measure(document)[1].size_pt == 12
+
+
+def test_fit_reports_text_that_cannot_fit_at_7pt_with_the_longest_prefix_that_does():
+    """One unbreakable word wider than the box at 7 pt: reported, with how many of its characters fit."""
+    text = "Hochleistungsaufklärungsgruppenführerin"
+    page = PAGE.format(lines=1, text=text).replace('data-fit-lines="1"', 'data-fit-lines="1" data-fit-path="a.b"')
+    _, _, unfit = fit.fit(page, layouts([]))
+    (problem,) = unfit
+    assert problem.path == "a.b" and problem.text == text and problem.min_pt == 7
+    assert 0 < problem.longest < len(text)
+
+
+# --- the shipped examples, read back ----------------------------------------------------------------------------
+
+EXAMPLES = [
+    ("relay-station", "poker", "a4", False),
+    ("relay-station", "mini", "letter", False),
+    ("bridge", "tarot", "a4", False),
+    ("bridge", "poker", "letter", True),
+    ("warspike-hold-the-ford", "poker", "a4", False),
+    ("warspike-hold-the-ford", "mini", "a4", False),
+    ("warspike-bridge-race", "tarot", "letter", False),
+    ("hill-112", "mini", "a4", False),
+    ("weissach-bridge", "poker", "a4", True),
+]
+
+
+def front_cards(name, size, paper, bleed):
+    """Each front page's cards: (page, trim rectangle in pt, its characters, the shapes drawn on it)."""
+    lay = layout(paper, size, bleed)
+    w, h = CARD_SIZES[size]
+    pdf = pdfplumber.open(io.BytesIO(sheet_pdf(name, size, paper, bleed)))
+    for number in range(0, len(pdf.pages), 2):  # each sheet of fronts, then its backs
+        page = pdf.pages[number]
+        for slot in range(lay.per_sheet):
+            x, y = lay.front_slot(slot)
+            trim = (x * MM, y * MM, (x + w) * MM, (y + h) * MM)
+            chars = [c for c in page.chars if inside(centre(c), trim)]
+            if not chars:
+                continue
+            shapes = [s for s in page.curves + page.rects if within(s, trim)]
+            yield number + 1, trim, chars, shapes
+
+
+def centre(obj) -> tuple[float, float]:
+    return ((obj["x0"] + obj["x1"]) / 2, (obj["top"] + obj["bottom"]) / 2)
+
+
+def inside(point, box) -> bool:
+    return box[0] <= point[0] <= box[2] and box[1] <= point[1] <= box[3]
+
+
+def within(obj, box, slack: float = 0.5) -> bool:
+    return (
+        obj["x0"] >= box[0] - slack
+        and obj["top"] >= box[1] - slack
+        and obj["x1"] <= box[2] + slack
+        and obj["bottom"] <= box[3] + slack
+    )
+
+
+def keyline_inside(trim, shapes) -> tuple[float, float, float, float]:
+    """The keyline's inner edge: the smallest outline drawn on the card that is still nine tenths of its size."""
+    w, h = trim[2] - trim[0], trim[3] - trim[1]
+    rings = [s for s in shapes if s["width"] >= 0.85 * w and s["height"] >= 0.85 * h and s["width"] < w - 1]
+    assert rings, "no keyline on the card"
+    ring = min(rings, key=lambda s: s["width"] * s["height"])
+    return (ring["x0"], ring["top"], ring["x1"], ring["bottom"])
+
+
+def overlaps(a, b) -> bool:
+    return (
+        a["x0"] < b["x1"] - SLACK
+        and b["x0"] < a["x1"] - SLACK
+        and a["top"] < b["bottom"] - SLACK
+        and b["top"] < a["bottom"] - SLACK
+    )
+
+
+@pytest.mark.parametrize("name,size,paper,bleed", EXAMPLES, ids=["-".join(map(str, e)) for e in EXAMPLES])
+def test_every_character_sits_inside_its_cards_keyline_clear_of_badges_at_7pt_or_more(name, size, paper, bleed):
+    """Nothing cut by the trim or a frame, nothing under a badge or shape, nothing under 7 pt, no '...'."""
+    bad = []
+    for number, trim, chars, shapes in front_cards(name, size, paper, bleed):
+        safe = keyline_inside(trim, shapes)
+        # badges and symbols: small closed shapes, neither hairlines nor the card's own outlines
+        badges = [s for s in shapes if 3 * MM < s["width"] < 16 * MM and 3 * MM < s["height"] < 16 * MM]
+        for c in chars:
+            if not c["text"].strip():
+                continue
+            box = (c["x0"] + SLACK, c["top"] + SLACK, c["x1"] - SLACK, c["bottom"] - SLACK)
+            if not (inside(box[:2], safe) and inside(box[2:], safe)):
+                bad.append((number, c["text"], "outside the keyline"))
+            if any(overlaps(c, b) for b in badges):
+                bad.append((number, c["text"], "under a badge"))
+            if c["size"] < 7 - 0.01:
+                bad.append((number, c["text"], f"{c['size']:.2f} pt"))
+        text = "".join(c["text"] for c in chars)
+        if "\u2026" in text or "..." in text:
+            bad.append((number, text[:40], "ellipsis"))
+    assert bad == [], bad[:12]
+
+
+@pytest.mark.parametrize("size", ["poker", "mini", "tarot"])
+def test_the_keyline_sits_clearly_inside_the_trim(size):
+    """A cut half a millimetre off never shows a double line: the keyline is 2 mm or more inside every trim edge."""
+    for number, trim, _, shapes in front_cards("relay-station", size, "a4", False):
+        outer = [s for s in shapes if s["width"] >= 0.85 * (trim[2] - trim[0]) and s["width"] < trim[2] - trim[0] - 1]
+        assert outer, f"page {number}: no keyline"
+        for s in outer:
+            gaps = (s["x0"] - trim[0], s["top"] - trim[1], trim[2] - s["x1"], trim[3] - s["bottom"])
+            assert min(gaps) >= 2 * MM - SLACK, (number, [round(g / MM, 2) for g in gaps])
+
+
+def test_tarot_text_uses_the_cards_height():
+    """A tarot card's text (its lines' heights added up) fills over two fifths of the card's height, not a third."""
+    shares = []
+    for _, trim, chars, _ in front_cards("relay-station", "tarot", "a4", False):
+        spans = sorted((c["top"], c["bottom"]) for c in chars if c["text"].strip())
+        covered, end = 0.0, trim[1]
+        for top, bottom in spans:
+            if bottom > end:
+                covered += bottom - max(top, end)
+                end = bottom
+        shares.append(covered / (trim[3] - trim[1]))
+    assert min(shares) >= 0.42, [round(s, 2) for s in shares]  # 0.29 to 0.35 before type scaled to tarot
+
+
+def test_long_names_validation_accepts_wrap_or_shrink_clear_of_the_badge(tmp_path):
+    """A 38-character team name and a 24-character side name print whole on a poker card:
+    inside the keyline, clear of the badge (they were cut mid-letter and ran under the badge)."""
+    text = (DATA / "cards" / "fireteam_vehicle_name_too_long_for_mini.yaml").read_text(encoding="utf-8")
+    text = text.replace("name: Alpha", "name: Tenth Mechanised Reconnaissance Squadron")
+    text = text.replace("name: Blue", "name: Syndicate Security Group")
+    path = tmp_path / "long_names.yaml"
+    path.write_text(text, encoding="utf-8")
+    test_every_character_sits_inside_its_cards_keyline_clear_of_badges_at_7pt_or_more(str(path), "poker", "a4", False)
+    (team,) = {t for t in card_texts(str(path)) if "Tenth" in t and "MOVE" in t}
+    assert "TenthMechanisedReconnaissanceSquadron" in team
+
+
+def card_texts(name: str, size: str = "poker") -> list[str]:
+    """Each front's characters, spaces left out."""
+    return [
+        "".join(c["text"] for c in chars if c["text"].strip())
+        for _, _, chars, _ in front_cards(name, size, "a4", False)
+    ]
+
+
+def test_fronts_print_no_internal_identifiers_and_the_side_once():
+    """No `S1T1-move` or `hth` on a card; a side's name appears once on each of its cards."""
+    texts = card_texts("relay-station")
+    sides = [side["name"] for side in load(ROOT / "scenarios" / "relay-station.yaml").sides]
+    for text in texts:
+        assert not re.search(r"S\d+[TV]\d+|-(move|fire)\b|\bhth\b|\brecovery\b", text), text
+        for side in sides:
+            assert text.lower().count(side.lower().replace(" ", "")) <= 1, text
+
+
+def test_backs_name_the_game_and_the_scenario():
+    pdf = pdfplumber.open(io.BytesIO(sheet_pdf("relay-station")))
+    back = pdf.pages[1].extract_text()
+    assert "MUSTER" not in back
+    assert "FIRETEAM" in back and "Relay Station Nine" in back
+
+
+def test_a_wheeled_vehicles_move_card_says_only_what_applies_to_it():
+    """The Warthog is a wheeled car: its Move card says nothing of hovercraft or helicopters."""
+    (move,) = [t for t in card_texts("relay-station") if "Warthog" in t and "MOVE" in t]
+    assert "hovercraft" not in move.lower() and "helicopter" not in move.lower()
