@@ -235,6 +235,15 @@ def unfit_problems(scenario: Scenario, err: UnfitText, card_size: str) -> Muster
     return InputProblems(problems)
 
 
+def to_pdf(scenario: Scenario, html: str, card_size: str = "") -> bytes:
+    """One PDF of a validated scenario, rendered in this process (build() calls it inside its limited child).
+    Card text too long for its card even at its smallest size is a problem at the key it came from."""
+    try:
+        return html_to_pdf(html, TEMPLATES, scenario.doc.folder)
+    except UnfitText as err:
+        raise unfit_problems(scenario, err, card_size) from err
+
+
 def make_pdfs(path: str | Path, options: Options) -> tuple[str, list[bytes]]:
     """Load, validate, compute and render: the scenario's name and its pack and cards as PDF bytes.
 
@@ -244,11 +253,7 @@ def make_pdfs(path: str | Path, options: Options) -> tuple[str, list[bytes]]:
     scenario = load(path)
     pack, sheet = compute(scenario, choose_seed(scenario, options.seed), options)
     htmls = render_html(scenario, pack, sheet)
-    try:
-        pdfs = [html_to_pdf(html, TEMPLATES, scenario.doc.folder) for html in htmls]
-    except UnfitText as err:  # a name too long for its card: a problem at its key, reported by the parent
-        raise unfit_problems(scenario, err, options.card_size) from err
-    return scenario.name, pdfs
+    return scenario.name, [to_pdf(scenario, html, options.card_size) for html in htmls]
 
 
 def build(path: str | Path, out_dir: str | Path = "output", options: Options | None = None) -> list[Path]:
