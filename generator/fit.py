@@ -184,14 +184,19 @@ def fit(html: str, layout: Callable[[str], object]) -> tuple[object, str, list[U
     html = number(html)
     sizes: dict[int, float] = {}
     document = layout(html)
-    for _ in range(MAX_ROUNDS):
+    for round_ in range(MAX_ROUNDS + 1):
         over = [m for m in measure(document).values() if not m.fits and m.size_pt > m.min_pt + 1e-6]
         if not over:
             break
         for m in over:
-            sizes[m.id] = m.smaller()
-        html_now = _with_sizes(html, sizes)
-        document = layout(html_now)
+            if round_ == MAX_ROUNDS:  # out of rounds: the smallest size, so that "even at N pt" is true
+                sizes[m.id] = m.min_pt
+            elif round_ == 0:  # the estimate from the overflow: right at once for a line too wide
+                sizes[m.id] = m.smaller()
+            else:  # the estimate missed (a word that will not wrap yet): at least halve the way to the smallest
+                halfway = int((m.min_pt + m.size_pt) / 2 / STEP_PT) * STEP_PT
+                sizes[m.id] = max(m.min_pt, min(m.smaller(), halfway))
+        document = layout(_with_sizes(html, sizes))
     html = _with_sizes(html, sizes)
     unfit = [m for m in measure(document).values() if not m.fits]
     if not unfit:

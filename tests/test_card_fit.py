@@ -106,6 +106,19 @@ def test_fit_wraps_then_shrinks_to_the_lines_allowed_and_lays_out_once_when_all_
     assert fit.measure(document)[1].size_pt == 12
 
 
+def test_fit_finds_the_size_when_a_word_must_move_down_a_line_before_the_lines_come_right():
+    """A big title of three long words in a two-line box: shrinking by the overflow's ratio keeps three lines for
+    many quarter points (the tarot card back's 'WARSPIKE TACTICAL CORE' ran out of rounds at 19.5 pt and was
+    reported as not fitting 'even at 9 pt'). It must fit, and well above the smallest size."""
+    page = PAGE.format(lines=2, text="TACTICALLY OVERWHELMING CORE").replace("font-size: 12pt", "font-size: 30pt")
+    page = page.replace("width: 30mm", "width: 60mm")
+    page = page.replace('data-fit-lines="2"', 'data-fit-lines="2" data-fit-min="9"')
+    document, _, unfit = fit.fit(page, layouts([]))
+    assert unfit == []
+    (measure,) = fit.measure(document).values()
+    assert measure.fits and measure.lines == 2 and measure.size_pt > 12
+
+
 def test_fit_reports_text_that_cannot_fit_at_7pt_with_the_longest_prefix_that_does():
     """One unbreakable word wider than the box at 7 pt: reported, with how many of its characters fit."""
     text = "Hochleistungsaufklärungsgruppenführerin"
