@@ -20,6 +20,12 @@ class Column:
     # how a value prints: prob (a chance: percent and fraction), exact (an exact non-probability such as an
     # expectation), int (a count), signed (a modifier or difference, printed +2 / 0 / −1), text
     kind: str = "prob"
+    # a text column of rule-data ids prints each id's name (`afv-or-at` -> "AFVs and anti-tank guns"); JSON keeps the id
+    names: dict[str, str] = field(default_factory=dict)
+
+    def shown(self, value: Any) -> Any:
+        """The value as a page prints it: an id's name where the column names its ids, else the value itself."""
+        return self.names.get(value, value) if isinstance(value, str) else value
 
 
 @dataclass

@@ -7,6 +7,7 @@ from fractions import Fraction
 
 import pdfplumber
 import pytest
+import yaml
 from conftest import SCENARIOS, examples_by_system
 
 from generator import markup, rendering
@@ -175,3 +176,182 @@ def test_team_facts_and_cover_headings_read_as_words(built):
     text = "\n".join(page.extract_text() for page in PdfReader(pack).pages)
     assert "jump packs ·" in text and "jump packs·" not in text
     assert "No cover" in text and "None cover" not in text
+
+
+def _rule_data_ids() -> set[str]:
+    """Every hyphenated id or key in every system's rule data (`afv-or-at`, `clock-face-scatter`): words for code."""
+    found: set[str] = set()
+
+    def walk(data):
+        if isinstance(data, dict):
+            for key, value in data.items():
+                if isinstance(key, str) and "-" in key:
+                    found.add(key)
+                if key == "id" and isinstance(value, str) and "-" in value:
+                    found.add(value)
+                walk(value)
+        elif isinstance(data, list):
+            for item in data:
+                walk(item)
+
+    for system_id in known():
+        walk(get(system_id).rules_doc.data)
+    return found
+
+
+# words a programmer reads and a player should never meet: the rule file and its keys, command lines and their flags
+PROGRAMMER_WORDS = [
+    (r"(?i)\brule data\b", "'rule data'"),
+    (r"(?i)\byaml\b", "'YAML'"),
+    (r"\bMuster allows\b", "'Muster allows'"),
+    (r"\bEncoded by Muster\b", "'Encoded by Muster'"),
+    (r"\bis refused\b", "'is refused' (say what the player does)"),
+    (r"(?i)\bexit\b", "'exit'"),
+    (r"--", "'--' (a command-line flag)"),
+    (r"\b[a-z][a-z0-9]*(?:_[a-z0-9]+)+\b", "a snake_case key"),
+]
+
+
+@pytest.mark.parametrize("name", EXAMPLES)
+def test_no_pack_or_card_prints_a_programmers_word(name, built):
+    """No pack or card sheet prints a rule-data id (`afv-or-at`), 'rule data', 'YAML', 'Muster allows', 'is refused',
+    'exit', '--' or a snake_case key: every word on the page is one a player reads."""
+    patterns = PROGRAMMER_WORDS + [
+        (rf"(?<![\w-]){re.escape(ident)}(?![\w-])", f"the rule-data id {ident!r}") for ident in sorted(_rule_data_ids())
+    ]
+    for pdf in built(name):
+        text = " ".join(_text(pdf).split())
+        found = [
+            f"{what}: ...{text[max(0, m.start() - 40) : m.end() + 20]}..."
+            for pattern, what in patterns
+            for m in [re.search(pattern, text)]
+            if m
+        ]
+        assert not found, f"{pdf.name} prints programmers' words:\n" + "\n".join(found)
+
+
+@pytest.mark.parametrize("system_id", known())
+def test_notes_say_what_the_player_does_not_what_muster_does(system_id):
+    """A note reads as the rules a player plays ('This pack reads ...'), never 'Muster allows', 'Muster refuses' or
+    'is refused': validation is not a rule of the game."""
+    for note in get(system_id).reference()["notes"]:
+        assert not re.search(r"\bMuster\b", note["note"]), note
+        assert not re.search(r"\brefuse[sd]?\b", note["note"]), note
+
+
+@pytest.mark.parametrize("system_id", known())
+def test_every_note_is_headed_by_a_name_not_a_key(system_id):
+    """Every note in the shipped rule data sits on an entry with a name or title of its own, so no heading is a bare
+    key ('Bands', 'Grid') turned into a word."""
+
+    def unnamed(data, path):
+        if isinstance(data, dict):
+            if str(data.get("note") or "").strip() and not (data.get("name") or data.get("title")):
+                yield ".".join(map(str, path))
+            for key, value in data.items():
+                yield from unnamed(value, path + (key,))
+        elif isinstance(data, list):
+            for i, item in enumerate(data):
+                yield from unnamed(item, path + (i,))
+
+    assert list(unnamed(get(system_id).rules_doc.data, ())) == []
+
+
+def test_fireteam_firing_chances_say_which_number_is_which(built):
+    """A team's firing table labels its two chances per cover ('no leader', 'leader +1'), never '34% / 44%'."""
+    text = _text(built("bridge")[0])
+    assert not re.search(r"\d+% / \d+%", text)
+    assert text.count("no leader leader +1 no leader leader +1") >= 6, "every team's table labels both numbers"
+
+
+def test_fireteam_prints_one_hth_number_per_figure():
+    """A figure's HTH number is its armour level plus the weapon bonus, printed once per figure; the team line no
+    longer prints the armour's share as a second, different 'HTH +'."""
+    from generator import build
+
+    scenario = build.load(SCENARIOS / "bridge.yaml")
+    pack, sheet = build.compute(scenario, build.choose_seed(scenario, None), build.Options())
+    pack_html, _ = build.render_html(scenario, pack, sheet)
+    assert "(HTH +" not in pack_html
+    rules = get("fireteam-tomorrow").rules
+    levels = {armour.name: armour.level for armour in rules.armour}
+    weapons = {weapon.name: weapon for weapon in rules.weapons}
+    seen = 0
+    for force in pack["forces"]:
+        for team in force["teams"]:
+            for figure in team["figures"]:
+                bonus = rules.hth.weapon_bonus if weapons[figure["weapon"]].hth_bonus else 0
+                assert figure["hth"] == levels[team["armour"]] + bonus, (team["name"], figure)
+                assert "HTH" not in figure["tags"]
+                seen += 1
+    assert seen > 10
+
+
+@pytest.mark.parametrize("name", EXAMPLES)
+def test_objective_points_print_only_where_the_victory_rules_score_them(name):
+    """An objective's victory points print on the cover only when the scenario's victory text scores points:
+    a number nothing uses is noise."""
+    data = yaml.safe_load((SCENARIOS / f"{name}.yaml").read_text(encoding="utf-8"))
+    scored = [o["name"] for o in data.get("objectives") or [] if o.get("points") is not None]
+    if scored:
+        assert re.search(r"\bpoints?\b", data.get("victory") or ""), f"{name}: {scored} carry points nothing scores"
+
+
+@pytest.mark.parametrize(
+    "name, abbreviations",
+    [
+        ("bridge", ["Level", "Range", "LOT", "HTH", "MG", "HIT · Out"]),
+        ("hill-112", ["Code", "Start", "Mv", "BP", "Rng", "Arc", "T1"]),
+    ],
+)
+def test_roster_abbreviations_are_explained_in_a_key_line(name, abbreviations, built):
+    """Each roster's column heads and short marks are spelt out once, in a key line above the first side."""
+    text = " ".join(_text(built(name)[0]).split())
+    assert "Key:" in text, f"{name}: no key line"
+    key_line = text.split("Key:", 1)[1][:700]
+    for abbreviation in abbreviations:
+        assert re.search(rf"(?<!\w){re.escape(abbreviation)}(?!\w)", key_line), f"{name}: {abbreviation} not explained"
+
+
+@pytest.mark.parametrize("name", examples_by_system()["morschauser-modern"])
+def test_turn_boxes_match_the_tick_instructions(name):
+    """The roster gives each turn one box, and its instructions speak of one box a turn, not of F and M marks."""
+    from generator import build
+
+    scenario = build.load(SCENARIOS / f"{name}.yaml")
+    pack, sheet = build.compute(scenario, build.choose_seed(scenario, None), build.Options())
+    html = build.render_html(scenario, pack, sheet)[0]
+    instructions = re.search(r'<p class="side-summary">(.*?)</p>', html, flags=re.DOTALL).group(1)
+    assert "(F)" not in instructions and "(M)" not in instructions, instructions
+    assert "one box" in instructions, instructions
+    turns = yaml.safe_load((SCENARIOS / f"{name}.yaml").read_text(encoding="utf-8"))["turns"]
+    for row in re.findall(r'<td class="code">.*?</tr>', html, flags=re.DOTALL):
+        assert row.count('<td class="turn">') == turns and row.count('<span class="box"></span>') == turns, row[:80]
+
+
+def test_hold_the_ford_briefing_counts_the_roman_roster():
+    """The Ford at Afon Du's briefing gives the Romans' strength as the roster has it (five Contubernia, 39 men)."""
+    data = yaml.safe_load((SCENARIOS / "warspike-hold-the-ford.yaml").read_text(encoding="utf-8"))
+    romans = data["sides"][0]
+    assert sum(unit["troops"] for unit in romans["units"]) == 39 and len(romans["units"]) == 5
+    briefing = " ".join(data["briefing"].split())
+    assert "five Contubernia of thirty-nine men" in briefing and "of eight men" not in briefing
+
+
+def test_calibration_sheet_speaks_to_the_player_and_sets_the_command_apart(muster, tmp_path):
+    """The calibration sheet tells a player what to read and write down; the build flag appears only on one line
+    marked for the person printing, and that text ends above the rulers it explains."""
+    out = tmp_path / "calibrate.pdf"
+    assert muster("calibrate", "--out", out, "--back-offset", "0.5,-1").code == 0
+    with pdfplumber.open(out) as pdf:
+        back = pdf.pages[1]
+        text = " ".join((back.extract_text() or "").split())
+        words = back.extract_words()
+    assert "Write the two numbers here" in text
+    player, _, printer = text.partition("For the person printing:")
+    assert "--back-offset" not in player and "--back-offset" in printer, text[:400]
+    assert "(0.5,-1.0)" in printer
+    # measured, not assumed: the instructions end above the highest ruler label on the page
+    howto_bottom = max(w["bottom"] for w in words if w["text"] in ("Y", "down", "printed"))
+    ruler_top = min(w["top"] for w in words if w["text"] in ("A1", "A2", "A3"))
+    assert howto_bottom < ruler_top, (howto_bottom, ruler_top)

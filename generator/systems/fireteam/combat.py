@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from fractions import Fraction
 
-from ...models import Model, Typed, key, note_key
+from ...models import Model, Note, Typed, key, note_key
 from ...schema import Bool, Choice, Int, ListOf, Str
 from .kinds import NAME, RULE, NumberOrWord
 
@@ -127,6 +127,7 @@ class Hth(Model):
     weapon_bonus: int = key(Int(0, 20), "What a pistol, rifle or HTH weapon adds.")
     weapon_bonus_rule: str = key(RULE, "Which weapons earn the weapon bonus.")
     bands: list = key(ListOf(Typed(Band), min=1, max=20), "Results by the winner's margin.")
+    bands_note: Note = key(Typed(Note), "How the original rules' result bands were read, under a heading of its own.")
     captives: Captives = key(Typed(Captives), "Guarding and moving captives.")
 
     def after(self, path, checker):

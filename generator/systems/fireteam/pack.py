@@ -28,7 +28,14 @@ def pack_data(rules: Rules, prepared, tables: list) -> dict:
         "weapons": rules.weapons,
         "source": rules.source,
         "team_withdraw_at": rules.morale.team_withdraw_at,
+        "hth_rule": _hth_rule(rules),
     }
+
+
+def _hth_rule(rules: Rules) -> str:
+    """What a figure's HTH number is made of, in the rule data's words: armour level plus the weapon bonus."""
+    levels = ", ".join(f"{armour.name} {armour.level}" for armour in rules.armour)
+    return f"armour level ({levels}), {rules.hth.weapon_bonus_rule}"
 
 
 def _force(rules: Rules, weapons: dict, view, side, prepared) -> dict:
@@ -42,12 +49,11 @@ def _force(rules: Rules, weapons: dict, view, side, prepared) -> dict:
             "armour": team.armour,
             "jump_packs": team.jump_packs,
             "group": team.group,
-            "figures": _figure_rows(rules, team, weapons),
+            "figures": _figure_rows(rules, team, weapons, armour[team.armour]),
             "recovery": {
                 "base": odds.recover(odds.recovery_modifier(rules, team.armour, team.quality, False), rules),
                 "helped": odds.recover(odds.recovery_modifier(rules, team.armour, team.quality, True), rules),
             },
-            "hth_bonus": armour[team.armour],
             "matchups": _matchups(rules, view.index, team, prepared),
         }
         for team in side.teams
@@ -79,11 +85,14 @@ def _range(weapon) -> str:
     return f'{weapon.range}"' if weapon.range else "contact"
 
 
-def _figure_rows(rules: Rules, team, weapons: dict) -> list[dict]:
+def _figure_rows(rules: Rules, team, weapons: dict, armour_level: int) -> list[dict]:
     rows = []
     for n, figure in enumerate(figures(team, rules), 1):
         weapon = weapons[figure.weapon]
-        tags = (("MG", weapon.mg), (f'blast {weapon.blast}"', weapon.explosive), ("HTH +2", weapon.hth_bonus))
+        tags = (("MG", weapon.mg), (f'blast {weapon.blast}"', weapon.explosive))
+        # seed 001: a fighter adds its armour level, and +2 for a pistol, rifle or HTH weapon: one number per figure,
+        # so the roster never shows the armour's share and the weapon's share as two different "HTH +" figures
+        hth = armour_level + (rules.hth.weapon_bonus if weapon.hth_bonus else 0)
         rows.append(
             {
                 "n": n,
@@ -94,6 +103,7 @@ def _figure_rows(rules: Rules, team, weapons: dict) -> list[dict]:
                 "weapon": weapon.name,
                 "level": weapon.level,
                 "range": _range(weapon),
+                "hth": hth,
                 "tags": ", ".join(tag for tag, on in tags if on),
             }
         )

@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from ...models import Face, MapOf, Model, Typed, UniqueNames, check_faces, key, note_key
-from ...schema import Bool, Int, ListOf
+from ...schema import Bool, Int, ListOf, Str
 from .rule_data import ID, NAME, PROSE, Note, refers
 
 
@@ -26,6 +26,7 @@ class Advance(Model):
     """Moving into the square a beaten enemy left."""
 
     rule: str = key(PROSE, "The rule as printed.")
+    name: str = key(Str(80), "The heading its note prints under on the reference sheet.", default="")
     note: str = note_key()
 
 

@@ -134,7 +134,8 @@ def artillery_rows(rules: Rules, variants: tuple[str, ...] = ()) -> list[dict]:
 def artillery_table(rules: Rules, variants: tuple[str, ...] = ()) -> Table:
     scheme = rules.artillery.scatter[scatter_id(rules, variants)]
     spots = rules.artillery.landing
-    columns = [Column("weapon", "Weapon", "text"), Column("fire", "Fire", "text")]
+    weapons = {weapon.id: weapon.name for weapon in rules.artillery.weapons}
+    columns = [Column("weapon", "Weapon", "text", names=weapons), Column("fire", "Fire", "text")]
     columns += [Column(f"lands_{spot.id}", "Lands " + spot.id) for spot in spots]
     columns += [
         Column("lands_miss", "Miss"),
@@ -144,7 +145,7 @@ def artillery_table(rules: Rules, variants: tuple[str, ...] = ()) -> Table:
     faces = ", ".join(f"{face} {spot}" for face, spot in sorted(scheme.faces.items()))
     return Table(
         "artillery",
-        f"Artillery: where a shot lands and the chance to destroy ({scheme.name.lower()})",
+        f"Artillery: where a shot lands and the chance to destroy ({scheme.name})",
         columns,
         artillery_rows(rules, variants),
         note=f"Scatter D6: {faces}. AFVs and anti-tank guns miss unless on target and never fire indirectly; "

@@ -54,6 +54,7 @@ class GridLimits(Model):
     columns_max: int = key(Int(4, 26), "Most columns; they are lettered A to Z on the map's edges.")
     rows_max: int = key(Int(4, 99), "Most rows, numbered from 1 at the top.")
     measure: str = key(Choice(["orthogonal"], "a way of measuring, one of"), "How moves and ranges are counted.")
+    name: str = key(Str(80), "The heading its note prints under on the reference sheet.", default="")
     note: str = note_key()
 
 
@@ -95,6 +96,7 @@ class Quality(Model):
 
     levels: list = key(ListOf(Choice(["normal", "poor"], "a quality, one of"), min=2, max=2), "normal, then poor.")
     poor_modifier: int = key(Int(-6, 0), "Battle Power added for poor quality.")
+    name: str = key(Str(80), "The heading its note prints under on the reference sheet.", default="")
     note: str = note_key()
 
 
@@ -159,6 +161,7 @@ class TerrainRules(Model):
         ListOf(Choice(list(TERRAIN_DRAWN), "a terrain kind the map draws, one of"), min=1, max=20), "The kinds."
     )
     contour_max: int = key(Int(1, 5), "The highest hill level (the plain is 0).")
+    name: str = key(Str(80), "The heading its note prints under on the reference sheet.", default="")
     note: str = note_key()
 
 
@@ -168,4 +171,5 @@ class Limits(Model):
 
     units_max: int = key(Int(1, 200), "Most units in a scenario, one tile each.")
     turns_max: int = key(Int(1, 40), "Most turns.")
+    name: str = key(Str(80), "The heading its note prints under on the reference sheet.", default="")
     note: str = note_key()
