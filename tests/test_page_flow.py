@@ -1,15 +1,23 @@
-"""Page flow: no heading is left at a page's foot with its content on the next page, on A4 or on Letter."""
+"""Page flow: no heading is left at a page's foot with its content on the next page, and no page but a part's last
+is mostly blank, on A4 or on Letter, in every pack and in the booklet."""
 
 from __future__ import annotations
 
+import html
+import re
+
 import pdfplumber
 import pytest
-from conftest import examples_by_system
+from conftest import SCENARIOS, examples_by_system
 from pdfcheck import MM
+from pypdf import PdfReader
+
+from generator.build import Options, choose_seed, compute, load, pack_html
+from generator.engine import html_to_pdf
+from generator.rendering import TEMPLATES, render
 
 EXAMPLES = sorted(name for names in examples_by_system().values() for name in names)
 ON_LETTER = ["bridge", "relay-station", "vesta-relay", "hill-112"]
-LETTER_CASES = ON_LETTER
 
 # The page's text area (muster.css: @page margin 14mm 13mm 15mm): the running head and the page number sit outside it
 TOP_MARGIN, BOTTOM_MARGIN = 14 * MM, 15 * MM
@@ -52,7 +60,9 @@ def heading_font(pdf) -> set[str]:
 
 
 def stranded_headings(pdf_path) -> list[tuple[int, str]]:
-    """Each page (but a part's last) whose last LINES_KEPT lines hold a heading, as (page number, heading)."""
+    """Each page (but a part's last) whose last LINES_KEPT lines hold a heading, as (page number, heading). A heading
+    whose section ends on its page is not stranded however short the section: the next page opens with a heading
+    of its rank or higher (a three-line table under "Weapon tags", then "Notes" over the page)."""
     stranded = []
     with pdfplumber.open(pdf_path) as pdf:
         faces = heading_font(pdf)
@@ -60,8 +70,9 @@ def stranded_headings(pdf_path) -> list[tuple[int, str]]:
         for number, (lines, following) in enumerate(zip(pages, pages[1:]), 1):
             if not lines or (following and following[0][0]["size"] >= PART_HEADING_SIZE):
                 continue  # the part ends on this page and the next opens another: nothing flows on
+            opens = following[0][0] if following and following[0][0]["fontname"] in faces else None
             for line in lines[-LINES_KEPT:]:
-                if line[0]["fontname"] in faces:
+                if line[0]["fontname"] in faces and not (opens and opens["size"] >= line[0]["size"] - 0.5):
                     stranded.append((number, " ".join(w["text"] for w in line)))
     return stranded
 
@@ -73,8 +84,182 @@ def test_no_heading_is_stranded_at_a_page_foot_on_a4(built, name):
     assert stranded_headings(pack) == []
 
 
-@pytest.mark.parametrize("name", LETTER_CASES)
+@pytest.mark.parametrize("name", ON_LETTER)
 def test_no_heading_is_stranded_at_a_page_foot_on_letter(built, name):
     """Letter's shorter page moves every break: the headings still keep their content on Letter."""
     pack, _ = built(name, "--paper", "letter")
     assert stranded_headings(pack) == []
+
+
+# Where a part may start on an A4 page: from a third of the way down the text area to its foot, every 4 mm, so some
+# start puts a keep (a heading with its first lines, a side of the tracker) across the foot whatever the font
+STARTS_MM = range(90, 262, 4)
+
+
+def part_after_blocks(name: str, template: str, part: str, tmp_path, within: str = ""):
+    """One part of the example's pack printed again and again, each time on a fresh page after a block of one of
+    STARTS_MM's heights (or with the block put inside the part, before the first `within`, for a part that starts a
+    page of its own): the PDF, and the pack's data."""
+    scenario = load(SCENARIOS / f"{name}.yaml")
+    pack, _ = compute(scenario, choose_seed(scenario, None), Options(), with_cards=False)
+    document = render(template, show=lambda shown: shown == part, booklet=False, **pack)
+    head, body, tail = re.match(r"(.*<body[^>]*>)(.*)(</body>.*)", document, re.S).groups()
+    body = re.sub(r' id="[^"]*"', "", body)  # one anchor per id: the part is printed many times
+    at = body.index(within) if within else 0
+    trials = "".join(
+        f'<div style="break-before: page"></div>{body[:at]}<div style="height: {mm}mm"></div>{body[at:]}'
+        for mm in STARTS_MM
+    )
+    pdf = tmp_path / f"{part}.pdf"
+    pdf.write_bytes(html_to_pdf(head + trials + tail, TEMPLATES, None, tags=False))
+    return pdf, pack
+
+
+def test_fireteam_odds_grid_keeps_its_heading_wherever_the_part_starts(tmp_path):
+    """The Odds part printed after blocks of every height: its heading and lead-in always share a page with the
+    first line of the grid of tables (floated tables were out of the flow, so the keep-with-next rule kept the
+    heading with nothing and it stood alone at the foot with its one sentence)."""
+    pdf, _ = part_after_blocks("bridge", "fireteam-tomorrow/pack.html", "odds", tmp_path)
+    assert stranded_headings(pdf) == []
+
+
+def test_warspike_tracker_keeps_each_side_on_one_page_wherever_it_starts(tmp_path):
+    """The turn tracker printed below blocks of every height: each side's rows, from its name to its Total, are on
+    one page (a break inside a side left its tallies and Total atop the next page, under no side's name)."""
+    pdf, pack = part_after_blocks(
+        "warspike-hold-the-ford", "warspike/pack.html", "tracker", tmp_path, within='<table class="ws-tracker'
+    )
+    names = [army["side"].name for army in pack["tracker"]["sides"]]
+    split = []
+    with pdfplumber.open(pdf) as document:
+        side_page = None
+        for number, page in enumerate(document.pages, 1):
+            for line in text_lines(page):
+                text = " ".join(w["text"] for w in line)
+                if any(text.startswith(name) for name in names):
+                    side_page = (number, text)
+                elif text.startswith("Total") and side_page[0] != number:
+                    split.append((side_page[1], side_page[0], number))
+    assert split == []
+
+
+def roster_rows(system: str, pack: dict) -> list[tuple[str, str]]:
+    """Each roster row as (its side's name, the words its line starts with): Morschauser's unit codes,
+    WarSpike's Block and Unit names."""
+    if system == "morschauser-modern":
+        return [(force["side"].name, unit["code"]) for force in pack["forces"] for unit in force["units"]]
+    return [(force["side"].name, row["name"]) for force in pack["forces"] for row in force["rows"]]
+
+
+@pytest.mark.parametrize("name, system", [("hill-112", "morschauser-modern"), ("warspike-bridge-race", "warspike")])
+def test_a_roster_that_runs_onto_a_new_page_says_whose_it_is(tmp_path, name, system):
+    """The rosters printed after blocks of every height: every roster row on every page has its side's name
+    above it on that page (the table's header, repeated on each page, names the side), never a page of rows
+    under no side's name, as Hill 112's page 4 was."""
+    pdf, pack = part_after_blocks(name, f"{system}/pack.html", "forces", tmp_path)
+    rows = roster_rows(system, pack)
+    sides = {side for side, _ in rows}
+    nameless = []
+    with pdfplumber.open(pdf) as document:
+        for number, page in enumerate(document.pages, 1):
+            whose = None  # the side named last on this page
+            for line in text_lines(page):
+                text = " ".join(w["text"] for w in line)
+                named = [side for side in sides if text.startswith(side)]
+                if named:
+                    whose = named[0]
+                    continue
+                for side, start in rows:
+                    if (line[0]["text"] == start or text.startswith(start + " ")) and whose != side:
+                        nameless.append((number, text, side, whose))
+                        break
+    assert nameless == []
+
+
+# A page must use at least this share of its text area's height, unless a part that starts a page follows it
+LEAST_USED = 1 / 3
+# A part a player pulls out to use at the table starts a page of its own (muster.css: section.part.sheet)
+SHEET = re.compile(r'<section class="part sheet" id="[^"]*">\s*<h2 class="part">([^<]*)</h2>')
+
+
+def sheet_titles(name: str) -> set[str]:
+    """The headings of the example's parts that start a page of their own, read from the pack's HTML."""
+    scenario = load(SCENARIOS / f"{name}.yaml")
+    pack, _ = compute(scenario, choose_seed(scenario, None), Options(), with_cards=False)
+    return {html.unescape(title) for title in SHEET.findall(pack_html(scenario, pack))}
+
+
+def used_share(page) -> float | None:
+    """How much of the page's text area is used: from its top down to the lowest text or drawing in it, as a
+    share of its height; None for a page with nothing in it (a booklet's blank left-hand page)."""
+    top, bottom = TOP_MARGIN, page.height - BOTTOM_MARGIN
+    marks = [*page.chars, *page.rects, *page.lines, *page.curves, *page.images]
+    lowest = [m["bottom"] for m in marks if m["top"] >= top - 1 and m["bottom"] <= bottom + 1]
+    return (max(lowest) - top) / (bottom - top) if lowest else None
+
+
+def page_starts(pdf_path, titles: set[str], booklet: bool) -> set[int]:
+    """The pages (from 1) on which something opens that always starts a page: a sheet part (by its bookmark's
+    title), and in a booklet every top-level bookmark (front matter, chapter, appendix) and appendix section."""
+    reader = PdfReader(pdf_path)
+    starts = set()
+
+    def walk(items, depth):
+        for item in items:
+            if isinstance(item, list):
+                walk(item, depth + 1)
+            elif item.title in titles or (booklet and (depth == 0 or VARIANT_SET.match(item.title))):
+                starts.add(reader.get_destination_page_number(item) + 1)
+
+    walk(reader.outline, 0)
+    return starts
+
+
+# booklet/appendix.html: a section of an appendix for one set of variants opens a page ("Para Bellum: With ...")
+VARIANT_SET = re.compile(r".+: (Rules as written|With .+)$")
+
+
+def near_empty_pages(pdf_path, titles: set[str], booklet: bool = False) -> list[tuple[int, str]]:
+    """Each page that uses less than LEAST_USED of its text area though what follows it flows on, as (page, share).
+    A part's last page may be short: the page before one that starts a sheet or chapter, and the last page."""
+    with pdfplumber.open(pdf_path) as pdf:
+        shares = [used_share(page) for page in pdf.pages]
+    starts = page_starts(pdf_path, titles, booklet)
+    short = []
+    for number, share in enumerate(shares, 1):
+        following = next((n for n in range(number + 1, len(shares) + 1) if shares[n - 1] is not None), None)
+        if share is None or following is None or following in starts:
+            continue
+        if share < LEAST_USED:
+            short.append((number, f"{share:.0%}"))
+    return short
+
+
+@pytest.mark.parametrize("paper", ["a4", "letter"])
+@pytest.mark.parametrize("name", EXAMPLES)
+def test_no_page_is_mostly_blank_unless_a_part_ends_on_it(built, name, paper):
+    """Every page of every example pack uses at least a third of its text area, measured from the PDF, unless the
+    next page opens a part that starts a page (a map, a run-sheet) or it is the last: small parts flow on."""
+    pack, _ = built(name) if paper == "a4" else built(name, "--paper", paper)  # A4 shares the other tests' build
+    assert near_empty_pages(pack, sheet_titles(name)) == []
+
+
+@pytest.fixture(scope="module", params=["a4", "letter"])
+def example_booklet(request, tmp_path_factory):
+    """The example booklet as `make booklet` builds it (every example behind booklets/club.yaml), on each paper."""
+    from generator.cli import main
+
+    out = tmp_path_factory.mktemp("booklet") / "booklet.pdf"
+    paths = [str(SCENARIOS / f"{name}.yaml") for name in EXAMPLES]
+    config = str(SCENARIOS.parent / "booklets" / "club.yaml")
+    assert (
+        main(["booklet", *paths, "--config", config, "--out", str(out), "--paper", request.param, "--jobs", "2"]) == 0
+    )
+    return out
+
+
+def test_no_booklet_page_is_mostly_blank_unless_a_part_ends_on_it(example_booklet):
+    """The booklet's chapters and appendices flow as the packs do: only the page before a chapter, an appendix,
+    an appendix's variant section or a sheet may use less than a third of its text area."""
+    titles = set().union(*(sheet_titles(name) for name in EXAMPLES))
+    assert near_empty_pages(example_booklet, titles, booklet=True) == []
