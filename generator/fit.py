@@ -191,11 +191,13 @@ def fit(html: str, layout: Callable[[str], object]) -> tuple[object, str, list[U
         for m in over:
             if round_ == MAX_ROUNDS:  # out of rounds: the smallest size, so that "even at N pt" is true
                 sizes[m.id] = m.min_pt
-            elif round_ == 0:  # the estimate from the overflow: right at once for a line too wide
-                sizes[m.id] = m.smaller()
-            else:  # the estimate missed (a word that will not wrap yet): at least halve the way to the smallest
+            elif round_ and m.lines_allowed and m.lines > m.lines_allowed:
+                # too many lines after the first estimate: a word will not move up until a whole line frees, which
+                # the ratio of widths cannot see; at least halve the way to the smallest size
                 halfway = int((m.min_pt + m.size_pt) / 2 / STEP_PT) * STEP_PT
                 sizes[m.id] = max(m.min_pt, min(m.smaller(), halfway))
+            else:  # the estimate from the overflow: right at once for a line too wide or a box too full
+                sizes[m.id] = m.smaller()
         document = layout(_with_sizes(html, sizes))
     html = _with_sizes(html, sizes)
     unfit = [m for m in measure(document).values() if not m.fits]

@@ -31,9 +31,12 @@ def unit_cards(rules: Rules, prepared: ForcesPrepared, card_size: str) -> list[d
             "command": command_track(rules, unit) if unit["hq"] else None,
             "kinds": [] if card_size in BRIEF and unit["actions"]["all_open"] else unit["actions"]["kinds"],
             "rules": ([] if card_size in BRIEF else unit["actions"]["general"]) + [unit["actions"]["unit"]],
+            # the scenario keys the band's names come from: a name too long for the card is refused there
+            "side_path": f"sides[{force.side.index}].name",
+            "name_path": f"sides[{force.side.index}].units[{number}].name",
         }
         for force in prepared.forces
-        for unit in force.units
+        for number, unit in enumerate(force.units)
     ]
 
 
