@@ -11,7 +11,6 @@ import time
 from collections.abc import Callable
 from multiprocessing.connection import wait
 
-from .engine import html_to_pdf
 from .errors import InputProblems, MusterError, RenderError, UsageError, quoted
 
 # Every build runs in one child process with a wall-clock and a memory limit, from reading the YAML to the
@@ -188,15 +187,6 @@ def run_limited(function: Callable, args: tuple, file: str, doing: str = "buildi
     render_limits()  # a bad setting is a usage error before anything is imported or started
     _preload()
     return _Limited(function, args, file, doing).result()
-
-
-def _render_jobs(jobs: list[tuple]) -> list[bytes]:
-    return [html_to_pdf(*job) for job in jobs]
-
-
-def render_pdfs(jobs: list[tuple], file: str) -> list[bytes]:
-    """Render each (html, base, scenario_folder) job to PDF bytes in one limited child; errors name the file."""
-    return run_limited(_render_jobs, (jobs,), file, "rendering")
 
 
 def run_each_limited(
