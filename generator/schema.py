@@ -50,6 +50,14 @@ def suggest(name: str, choices: Iterable[str]) -> str:
     return f" (did you mean {close[0]!r}?)" if close else ""
 
 
+_SENTENCE_END = re.compile(r"(?<!\be\.g)(?<!\bi\.e)\.(?=\s|$)")
+
+
+def first_sentence(doc: str) -> str:
+    """A key's description up to its first full stop: not the stop of an abbreviation (e.g., i.e.) or a decimal."""
+    return _SENTENCE_END.split(doc, maxsplit=1)[0]
+
+
 def entries(count: int) -> str:
     """'1 entry', '2 entries': a count as a player would read it."""
     return f"{count} entry" if count == 1 else f"{count} entries"
@@ -310,7 +318,7 @@ class Record(Spec):
                 clean = clean and got is not INVALID
                 out[k.name] = got
             elif k.required:
-                checker.report(path, f"missing key {k.name!r} ({k.doc.split('.')[0].lower()})")
+                checker.report(path, f"missing key {k.name!r} ({first_sentence(k.doc).lower()})")
                 clean = False
             else:
                 out[k.name] = k.default
