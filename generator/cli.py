@@ -357,6 +357,7 @@ def cmd_schema(args) -> int:
     return 0
 
 
+WRITERS = ("build", "booklet", "calibrate")  # the commands that write files
 COMMANDS = {
     "build": cmd_build,
     "calibrate": cmd_calibrate,
@@ -372,13 +373,16 @@ COMMANDS = {
 def main(argv: list[str] | None = None) -> int:
     # inside main, Ctrl-C raises KeyboardInterrupt: the limited children are killed and no write is left half-done
     signal.signal(signal.SIGINT, signal.default_int_handler)
+    args = None
     try:
         args = parser().parse_args(argv)
         return COMMANDS[args.command](args)
     except InputProblems as err:
         _print_problems(err.problems)
         count = len(err.problems)
-        print(f"muster: {count} problem{'s' if count != 1 else ''}; nothing was written", file=sys.stderr)
+        told = f"muster: {count} problem{'s' if count != 1 else ''}"
+        # validate, odds and deck write nothing anyway: only a command that writes says it wrote nothing
+        print(told + ("; nothing was written" if getattr(args, "command", "") in WRITERS else ""), file=sys.stderr)
         return 1
     except MusterError as err:
         print(f"muster: {err}", file=sys.stderr)
