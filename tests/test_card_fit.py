@@ -289,3 +289,20 @@ def test_a_wheeled_vehicles_move_card_says_only_what_applies_to_it():
     """The Warthog is a wheeled car: its Move card says nothing of hovercraft or helicopters."""
     (move,) = [t for t in card_texts("relay-station") if "Warthog" in t and "MOVE" in t]
     assert "hovercraft" not in move.lower() and "helicopter" not in move.lower()
+
+
+def test_with_bleed_the_bands_colour_runs_past_the_trim():
+    """--bleed exists so that a cut a little off shows colour, not white: each front's band reaches 3 mm past the
+    trim on the top and both sides (it stopped at the trim, leaving the bleed white)."""
+    from generator.cards import BLEED
+
+    w, _ = CARD_SIZES["poker"]
+    pdf = pdfplumber.open(io.BytesIO(sheet_pdf("bridge", "poker", "a4", True)))
+    page = pdf.pages[0]
+    coloured = [
+        r
+        for r in page.rects
+        if r.get("fill") and r.get("non_stroking_color") not in (None, (1,), (1, 1, 1), [1], [1, 1, 1])
+    ]
+    wide = [r for r in coloured if abs(r["width"] / MM - (w + 2 * BLEED)) < 0.3]
+    assert len(wide) == layout("a4", "poker", True).per_sheet, sorted({round(r["width"] / MM, 1) for r in coloured})
