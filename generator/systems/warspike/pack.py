@@ -80,7 +80,7 @@ def first_turn(instigator: str | None, forces: list[dict]) -> str:
     able = [force["side"].name for force in forces if force["can_instigate"]]
     if len(able) == 1:
         return (
-            f"Only {able[0]} can be Instigator (every Unit of the other side is under hold orders): "
+            f"Only {able[0]} can ever be Instigator (every Unit of the other side is under hold orders): "
             f"{able[0]} becomes Instigator whenever it commits; the coin toss decides only whether it commits or passes."
         )
     return "Flip a coin for turn 1: the winner becomes the Instigator or passes."
