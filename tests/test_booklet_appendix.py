@@ -43,7 +43,7 @@ def test_tables_every_variant_set_prints_alike_print_once(appendix_pages):
     assert text.count("Battles by Battle Power after modifiers") == 1
     assert text.count("Battles: attacker") == 1
     assert text.count("Artillery: where a shot lands") == 2
-    assert "(the original scatter)" in text and "(clock-face scatter)" in text
+    assert "(Original scatter)" in text and "(Clock-face scatter)" in text  # each scheme by its name
 
 
 def test_variant_sections_are_headed_with_the_variants_names(appendix_pages):

@@ -144,7 +144,7 @@ def test_one_side_all_on_hold_is_valid_and_only_the_other_can_instigate():
     sc = load(SCENARIOS / "warspike-hold-the-ford.yaml")
     prepared = WS.prepare(sc, 0)
     assert [f["can_instigate"] for f in prepared.forces] == [True, False]
-    assert WS.pack(prepared)["first_turn"].startswith("Only Legio II Augusta can be Instigator")
+    assert WS.pack(prepared)["first_turn"].startswith("Only Legio II Augusta can ever be Instigator")
 
 
 @pytest.mark.parametrize(
