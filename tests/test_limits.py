@@ -124,6 +124,29 @@ def test_a_booklet_chapter_past_its_own_clock_is_stopped_naming_its_file(muster,
     assert time.monotonic() - started < 3 + 12 and not out.exists()
 
 
+def test_a_booklet_introduction_past_the_limit_is_stopped_naming_the_config(muster, tmp_path, monkeypatch):
+    """The cover's introduction (the club's Markdown) and the join run in a limited child like every chapter:
+    10,000 lines of only '#' (quadratic in Python-Markdown, rendered twice while the page numbers settle) stop at
+    MUSTER_RENDER_SECONDS with one line naming the config file, exit 1, and no booklet written."""
+    scenario = SCENARIOS / "warspike-hold-the-ford.yaml"
+    warm = muster("booklet", scenario, "--out", tmp_path / "warm.pdf")  # its chapter and appendix now in the cache
+    assert warm.code == 0, warm.err
+    config = tmp_path / "club.yaml"
+    config.write_text("club: Hashes\nseason: Autumn\nintroduction: |\n" + "  #\n" * 9_999)
+    monkeypatch.setenv("MUSTER_RENDER_SECONDS", "4")
+    out = tmp_path / "club.pdf"
+    started = time.monotonic()
+    result = muster("booklet", scenario, "--config", config, "--out", out)
+    took = time.monotonic() - started
+    print(f"hostile introduction: exit {result.code} in {took:.1f} s (limit 4 s)")
+    assert result.code == 1 and "Traceback" not in result.err, result.err
+    assert result.err.splitlines()[-1] == (
+        f"muster: {config}: making the cover and joining the booklet took longer than 4 s (MUSTER_RENDER_SECONDS); "
+        "the file is too large or hostile"
+    ), result.err
+    assert took < 4 + 12 and not out.exists()
+
+
 def test_no_more_processes_run_at_once_than_there_are_cpus(tmp_path):
     """--jobs 1000 runs at most one limited child per CPU: each child logs its start and end, none overlap more."""
     log = tmp_path / "log"
