@@ -239,7 +239,7 @@ def to_pdf(scenario: Scenario, html: str, card_size: str = "") -> bytes:
     """One PDF of a validated scenario, rendered in this process (build() calls it inside its limited child).
     Card text too long for its card even at its smallest size is a problem at the key it came from."""
     try:
-        return html_to_pdf(html, TEMPLATES, scenario.doc.folder)
+        return html_to_pdf(html, TEMPLATES)
     except UnfitText as err:
         raise unfit_problems(scenario, err, card_size) from err
 

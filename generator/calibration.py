@@ -67,5 +67,5 @@ def calibrate(out: Path, paper: str, duplex: str, offset: tuple[float, float]) -
         offset=offset,
         version=__version__,
     )
-    write_atomic(out, html_to_pdf(html, TEMPLATES, None))
+    write_atomic(out, html_to_pdf(html, TEMPLATES))
     return out

@@ -2,35 +2,19 @@
 
 from __future__ import annotations
 
+import argparse
+import json
 import os
+import re
 import signal
 import sys
+import traceback
+from pathlib import Path
 
-INTERRUPTED = "muster: interrupted; nothing half-written was left"
-
-
-def _interrupted(signum, frame) -> None:
-    """Ctrl-C outside main()'s own handling (importing, exiting): one line and exit 130, never a traceback.
-
-    No PDF is half-written then: writes happen inside main(), where Ctrl-C raises KeyboardInterrupt instead;
-    the limited children die with this process (PR_SET_PDEATHSIG).
-    """
-    os.write(2, INTERRUPTED.encode() + b"\n")
-    os._exit(130)
-
-
-if sys.argv and (os.path.basename(sys.argv[0]) == "muster" or sys.argv[0].endswith(f"generator{os.sep}__main__.py")):
-    signal.signal(signal.SIGINT, _interrupted)  # run as a program: before the imports below, most of the first second
-
-import argparse  # noqa: E402
-import json  # noqa: E402
-import re  # noqa: E402
-import traceback  # noqa: E402
-from pathlib import Path  # noqa: E402
-
-from . import __version__, systems  # noqa: E402
-from .errors import InputProblems, MusterError, Problem, UsageError  # noqa: E402
-from .tables import Table  # noqa: E402
+# Ctrl-C before main() runs is answered by generator/__init__.py's handler, installed before this module loads.
+from . import INTERRUPTED, __version__, interrupted, systems
+from .errors import InputProblems, MusterError, Problem, UsageError
+from .tables import Table
 
 # A file can hold a problem per value; past this many the rest are counted, not printed (a 4 KB file
 # once printed a million lines).
@@ -410,7 +394,18 @@ def run() -> None:
     except KeyboardInterrupt:  # Ctrl-C while main() was reporting another error
         status = 130
         print(INTERRUPTED, file=sys.stderr)
-    signal.signal(signal.SIGINT, _interrupted)  # a Ctrl-C while Python shuts down is reported the same way
+    signal.signal(signal.SIGINT, interrupted)  # a Ctrl-C while Python shuts down is reported the same way
+    if status == 130:
+        # Run with -m, CPython ends by killing itself with SIGINT (exit status -2, not 130) once a KeyboardInterrupt
+        # has passed out of exec()'d code, caught or not (a dataclass or namedtuple being made as a module loads):
+        # under load Ctrl-C landed there one time in ten. Interrupted, we leave at once: output flushed, the limited
+        # children already stopped, nothing else to finish.
+        for stream in (sys.stdout, sys.stderr):
+            try:
+                stream.flush()
+            except (OSError, ValueError):
+                pass
+        os._exit(130)
     sys.exit(status)
 
 

@@ -19,20 +19,22 @@ class _Collect(logging.Handler):
         self.messages.append(record.getMessage())
 
 
-def html_to_pdf(html: str, base: Path, scenario_folder: Path | None, tags: bool = True) -> bytes:
+def html_to_pdf(html: str, base: Path, *, tags: bool = True) -> bytes:
     """Render HTML to PDF bytes; any warning WeasyPrint logs (a missing picture, bad CSS) fails the build."""
-    return render_pdf(html, base, scenario_folder, tags)[0]
+    return render_pdf(html, base, tags=tags)[0]
 
 
 def render_pdf(
     html: str,
     base: Path,
-    scenario_folder: Path | None,
+    *,
     tags: bool = True,
     links: list | None = None,
     pdf_version: str | None = None,
 ) -> tuple[bytes, int]:
     """Render HTML to PDF bytes and its page count (counting from the layout costs nothing; reading it back does).
+
+    The page reads Muster's templates and nothing else: a scenario's pictures are in the HTML as checked bytes.
 
     Given a list as `links`, it receives (page index, anchor, (x0, y0, x1, y1) in PDF points from the
     bottom-left) for every internal link, for callers that retarget links after joining PDFs.
@@ -47,7 +49,7 @@ def render_pdf(
     previous = logger.propagate
     logger.propagate = False
     try:
-        fetcher = make_fetcher(scenario_folder)
+        fetcher = make_fetcher()
 
         def layout(text: str):
             return weasyprint.HTML(string=text, base_url=str(base) + "/", url_fetcher=fetcher).render(pdf_tags=tags)

@@ -1,13 +1,15 @@
-"""The locked URL fetcher WeasyPrint reads through: the project's assets, and pictures beside the scenario only."""
+"""The locked URL fetcher WeasyPrint reads through: the project's assets and checked pictures (data: URLs), nothing else."""
 
 from __future__ import annotations
 
 import base64
+import binascii
 import io
 import mimetypes
 import warnings
 from pathlib import Path
-from urllib.parse import unquote, urlsplit
+from urllib.parse import unquote, unquote_to_bytes, urlsplit
+from xml.etree import ElementTree
 
 from .errors import RenderError
 
@@ -30,6 +32,73 @@ def _is_image(data: bytes) -> bool:
     return data.lstrip().startswith(_SVG_START)
 
 
+def _css_urls(text: str) -> list[str]:
+    """Every URL a piece of CSS names (url(...), url("..."), @import "..."), read with the tokenizer WeasyPrint
+    reads it with (tinycss2), so that CSS escapes hide nothing."""
+    import tinycss2
+
+    found: list[str] = []
+
+    def walk(tokens: list) -> None:
+        after_import = False
+        for token in tokens:
+            if token.type == "url" or (after_import and token.type == "string"):
+                found.append(token.value)
+            elif token.type == "function":
+                if token.lower_name == "url":
+                    found.extend(t.value for t in token.arguments if t.type == "string")
+                walk(token.arguments)
+            elif token.type in ("() block", "[] block", "{} block"):
+                walk(token.content)
+            if token.type != "whitespace":
+                after_import = token.type == "at-keyword" and token.lower_value == "import"
+
+    walk(tinycss2.parse_component_value_list(text))
+    return found
+
+
+def _data_url_bytes(url: str) -> bytes | None:
+    """The bytes a data: URL holds, or None if it is not one that decodes."""
+    header, comma, payload = url[5:].partition(",")
+    if not comma:
+        return None
+    try:
+        return base64.b64decode(payload) if header.lower().endswith(";base64") else unquote_to_bytes(payload)
+    except (binascii.Error, ValueError):
+        return None
+
+
+def _check_svg(data: bytes, name: str) -> None:
+    """Refuse an SVG that names another file: a picture, a stylesheet or a font it would load by URL. Only the
+    SVG's own bytes are read, checked and keyed (the booklet cache); what it embeds as data: URLs is checked as a
+    picture in turn. It is parsed as WeasyPrint parses it (ElementTree), so what is checked is what is drawn."""
+    try:
+        root = ElementTree.fromstring(data)
+    except ElementTree.ParseError as err:
+        raise PictureRefused(f"{name} is not an SVG picture that can be read ({err})") from None
+    urls: list[str] = []
+    for element in root.iter():
+        for attribute, value in element.attrib.items():
+            local = attribute.rsplit("}", 1)[-1]
+            if local in ("href", "base"):  # href, xlink:href, xml:base
+                urls.append(value.strip())
+            elif local == "style":
+                urls += _css_urls(value)
+        if isinstance(element.tag, str) and element.tag.rsplit("}", 1)[-1] == "style" and element.text:
+            urls += _css_urls(element.text)
+    for url in urls:
+        if url.startswith("#") or url == "":  # a part of the SVG itself
+            continue
+        inner = _data_url_bytes(url) if url[:5].lower() == "data:" else None
+        if inner is None:
+            shown = url if len(url) <= 80 else "..." + url[-77:]  # the end names the file
+            raise PictureRefused(
+                f"picture {name} refers to another file ({shown!r}); an SVG is printed from its own bytes only, "
+                "so put that picture inside it as a data: URL"
+            )
+        check_picture(inner, f"a picture inside {name}")
+
+
 def check_picture(data: bytes, name: str) -> None:
     """Refuse bytes that are not a picture we print: over 8 MiB, not PNG/JPEG/GIF/WebP/SVG (a font, a script),
     or a raster over MAX_IMAGE_PIXELS (a decompression bomb), judged from its header before anything decodes it."""
@@ -40,7 +109,8 @@ def check_picture(data: bytes, name: str) -> None:
     if not _is_image(data):
         raise PictureRefused(f"{name} is not a picture (PNG, JPEG, GIF, WebP or SVG)")
     if not data.startswith(_IMAGE_MAGIC):
-        return  # SVG: drawn as vectors, its own pictures come through this check too
+        _check_svg(data, name)
+        return
     try:
         with warnings.catch_warnings():  # Pillow warns past 89 Mpx: our limit speaks instead
             warnings.simplefilter("ignore", Image.DecompressionBombWarning)
@@ -57,14 +127,16 @@ def check_picture(data: bytes, name: str) -> None:
         )
 
 
-def _read_checked(path: Path, folders: list[Path], check: bool = True) -> tuple[bytes, Path]:
+def _read_checked(
+    path: Path, folders: list[Path], check: bool = True, outside: str = "outside the scenario's folder"
+) -> tuple[bytes, Path]:
     """Read a file once, by its resolved path, if it lies in one of the folders and is a regular file."""
     try:
         real = path.resolve(strict=True)
     except (OSError, RuntimeError):
         raise PictureRefused(f"picture not found: {path.name}") from None
     if not any(real.is_relative_to(folder) for folder in folders):
-        raise PictureRefused(f"refused to read {path.name}: outside the scenario's folder")
+        raise PictureRefused(f"refused to read {path.name}: {outside}")
     if not real.is_file():  # a folder, a FIFO that would block, a device
         raise PictureRefused(f"refused to read {path.name}: not a regular file")
     with real.open("rb") as handle:
@@ -89,15 +161,16 @@ def picture_url(data: bytes) -> str:
     return f"data:{kind};base64,{base64.b64encode(data).decode('ascii')}"
 
 
-def make_fetcher(scenario_folder: Path | None):
-    """A fetcher for the project's templates and assets, and pictures in the scenario's own folder only."""
+def make_fetcher():
+    """A fetcher for the project's templates and assets, and checked pictures given as data: URLs. No file of a
+    scenario's folder is ever fetched: its pictures reach the page as the bytes validation checked and the booklet
+    cache keys (generator/markup.py), so an SVG cannot load a file whose bytes nothing checked or keyed."""
     import weasyprint
     from weasyprint.urls import FatalURLFetchingError, URLFetcher, URLFetcherResponse
 
     from .rendering import TEMPLATES  # rendering imports markup, which reads pictures through this module
 
     assets = TEMPLATES.resolve()
-    folder = scenario_folder.resolve() if scenario_folder else None
 
     class CheckedResponse(URLFetcherResponse):
         """The checked bytes and nothing else: WeasyPrint reopens a raster picture by `path` when it writes the PDF
@@ -125,14 +198,10 @@ def make_fetcher(scenario_folder: Path | None):
                     raise self.refuse(str(err)) from None
                 return CheckedResponse(url, body=data, headers=response.headers)
             if parts.scheme != "file" or parts.netloc not in ("", "localhost"):
-                raise self.refuse(
-                    f"refused to fetch {url[:80]!r}: only the project's assets and pictures beside the scenario"
-                )
+                raise self.refuse(f"refused to fetch {url[:80]!r}: only the project's assets and checked pictures")
             path = Path(unquote(parts.path))
             try:
-                data, real = _read_checked(path, [assets] + ([folder] if folder else []), check=False)
-                if not real.is_relative_to(assets):
-                    check_picture(data, path.name)
+                data, real = _read_checked(path, [assets], check=False, outside="not one of Muster's own files")
             except PictureRefused as err:
                 raise self.refuse(str(err)) from None
             kind = mimetypes.guess_type(real.name)[0] or "application/octet-stream"

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import base64
 import io
 
 import pytest
@@ -11,7 +12,7 @@ from test_hostile import MINIMAL
 
 from generator.booklet import booklet
 from generator.booklet.cache import entry_name
-from generator.errors import MusterError
+from generator.errors import InputProblems, MusterError
 
 
 def jpeg(colour: tuple[int, int, int]) -> bytes:
@@ -74,3 +75,57 @@ def test_garbage_and_wrong_page_counts_in_the_cache_are_misses(club):
     again, stats = club()
     assert again == first and stats["rendered"] == 2
     assert len(PdfReader(io.BytesIO(again)).pages) == len(PdfReader(io.BytesIO(first)).pages)
+
+
+def svg_holding(image_href: str) -> str:
+    return (
+        '<svg xmlns="http://www.w3.org/2000/svg" xmlns:xlink="http://www.w3.org/1999/xlink" width="80" height="80">'
+        f'<image xlink:href="{image_href}" width="80" height="80"/></svg>'
+    )
+
+
+def test_a_picture_inside_an_svg_map_is_keyed_and_printed_with_the_svg(club):
+    """An SVG map carries its pictures inside it (data: URLs), so every byte that reaches its page is in the SVG's
+    bytes and in the chapter's key: an edited inner picture renders again and prints new."""
+    map_svg = club.scenario.parent / "map.svg"
+    club.scenario.write_text(club.scenario.read_text().replace("map.jpg", "map.svg"))
+    for colour in ((200, 0, 0), (0, 0, 200)):
+        map_svg.write_text(svg_holding("data:image/jpeg;base64," + base64.b64encode(jpeg(colour)).decode()))
+        printed, stats = club()
+        assert jpeg(colour) in printed, colour
+    assert stats["rendered"] == 1 and jpeg((200, 0, 0)) not in printed  # the chapter again; not its appendix
+
+
+@pytest.mark.parametrize(
+    ("body", "named"),
+    [  # {uri}: an absolute file: URL inside the scenario's folder, which the render fetched unkeyed before
+        ('<image xlink:href="{uri}" width="80" height="80"/>', "{uri}"),
+        ('<image href="inner.jpg" width="80" height="80"/>', "inner.jpg"),
+        ('<g xml:base="{uri}"><image href="#x" width="80" height="80"/></g>', "{uri}"),
+        ('<rect width="9" height="9" style="fill: url({uri})"/>', "{uri}"),
+        ("<style>@import '{uri}';</style>", "{uri}"),
+        ("<style>@font-face {{ font-family: F; src: u\\72l(inner.jpg) }}</style>", "inner.jpg"),
+    ],
+)
+def test_an_svg_map_naming_another_file_is_refused_at_the_pictures_line_and_column(body, named, club):
+    """An SVG is printed from its own bytes only: one that names a file (a picture beside it, a stylesheet, a font;
+    by href, xml:base, style or <style>, CSS escapes or not) would print bytes that no check read and no cache key
+    held (edit that file, and the booklet printed the old picture from the cache). It is refused where the
+    scenario names the SVG, before anything renders."""
+    folder = club.scenario.parent
+    (folder / "inner.jpg").write_bytes(jpeg((0, 200, 0)))
+    uri = (folder / "inner.jpg").as_uri()
+    (folder / "map.svg").write_text(
+        '<svg xmlns="http://www.w3.org/2000/svg" xmlns:xlink="http://www.w3.org/1999/xlink" width="80" height="80">'
+        + body.format(uri=uri)
+        + "</svg>"
+    )
+    club.scenario.write_text(club.scenario.read_text().replace("map.jpg", "map.svg"))
+    with pytest.raises(InputProblems) as refused:
+        club()
+    [problem] = [str(problem) for problem in refused.value.problems]
+    prefix = f"{club.scenario}:3:23: briefing: picture map.svg refers to another file ("
+    assert problem.startswith(prefix) and problem.endswith(
+        f"{named.format(uri=uri)[-40:]}'); an SVG is printed from its own bytes only, so put that picture inside it "
+        "as a data: URL"
+    ), problem

@@ -111,7 +111,7 @@ def part_after_blocks(name: str, template: str, part: str, tmp_path, within: str
         for mm in STARTS_MM
     )
     pdf = tmp_path / f"{part}.pdf"
-    pdf.write_bytes(html_to_pdf(head + trials + tail, TEMPLATES, None, tags=False))
+    pdf.write_bytes(html_to_pdf(head + trials + tail, TEMPLATES, tags=False))
     return pdf, pack
 
 

@@ -26,30 +26,11 @@ def jpeg() -> bytes:
     return out.getvalue()
 
 
-def swapping_fetcher(monkeypatch, name: str, swap) -> None:
-    """Let the render's fetcher check `name`, then call swap() at once: a shared folder changing under the build."""
-    real = engine.make_fetcher
-
-    def make(folder):
-        locked = real(folder)
-        check = locked.fetch
-
-        def fetch(url, headers=None):
-            response = check(url, headers)
-            if url.endswith("/" + name):
-                swap()
-            return response
-
-        locked.fetch = fetch
-        return locked
-
-    monkeypatch.setattr(engine, "make_fetcher", make)
-
-
 @pytest.mark.parametrize("swap_to", ["a_secret_outside", "a_78_MB_file_beside"])
 def test_a_picture_swapped_after_its_check_is_embedded_as_checked(swap_to, tmp_path, monkeypatch):
-    """A picture replaced by a symlink once the fetcher checked it (to a file outside the folder, or to a 78 MB
-    file) is not read again by name: the PDF holds the checked bytes, so no secret and nothing past 8 MiB."""
+    """A picture replaced by a symlink as soon as it was read and checked (to a file outside the folder, or to a
+    78 MB file) is not read again by name: the page holds the checked bytes, and the renderer opens no file of
+    the scenario's folder at all, so the PDF has no secret and nothing past 8 MiB."""
     folder = tmp_path / "scenarios"
     folder.mkdir()
     picture = folder / "map.jpg"
@@ -62,19 +43,31 @@ def test_a_picture_swapped_after_its_check_is_embedded_as_checked(swap_to, tmp_p
         with target.open("wb") as handle:  # sparse: 78 MB on paper, nothing on disk
             handle.write(jpeg()[:-2] + SECRET)
             handle.truncate(78 * 1000 * 1000)
+    read = markup.read_picture
 
-    def swap():
+    def read_then_swap(folder: Path, name: str) -> bytes:
+        data = read(folder, name)
         picture.unlink()
         picture.symlink_to(target)
+        return data
 
-    swapping_fetcher(monkeypatch, "map.jpg", swap)
-    data = engine.html_to_pdf(
-        f'<html lang="en"><p><img src="{picture.as_uri()}" alt="map"></p></html>', tmp_path, folder
-    )
+    monkeypatch.setattr(markup, "read_picture", read_then_swap)
+    html = f'<html lang="en">{markup.to_html("![map](map.jpg)", folder)}</html>'
+    data = engine.html_to_pdf(html, tmp_path)
     assert picture.is_symlink(), "the swap happened"
     assert SECRET not in data
     assert len(data) < fetcher.MAX_IMAGE_BYTES
     assert jpeg() in data  # the checked picture is what was embedded
+
+
+def test_the_renderer_opens_no_file_of_the_scenarios_folder(tmp_path):
+    """Pictures reach the page only as checked bytes: a page (or an SVG in it) naming a real picture beside the
+    scenario by its file: URL fails the render, so nothing can print bytes that validation did not check."""
+    (tmp_path / "map.jpg").write_bytes(jpeg())
+    uri = (tmp_path / "map.jpg").as_uri()
+    for src in (uri, svg_uri(f'<image href="{uri}" width="10" height="10"/>')):
+        with pytest.raises(RenderError, match="not one of Muster's own files|refers to another file"):
+            render(src)
 
 
 def png_header(width: int, height: int) -> bytes:
@@ -137,8 +130,8 @@ def svg_uri(body: str) -> str:
     return "data:image/svg+xml;base64," + base64.b64encode(svg.encode()).decode()
 
 
-def render(src: str, folder: Path | None = None) -> bytes:
-    return engine.html_to_pdf(f'<html lang="en"><p><img src="{src}" alt="picture"></p></html>', Path("."), folder)
+def render(src: str) -> bytes:
+    return engine.html_to_pdf(f'<html lang="en"><p><img src="{src}" alt="picture"></p></html>', Path("."))
 
 
 def test_a_font_inside_an_svg_never_reaches_the_font_parsers():

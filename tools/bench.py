@@ -58,9 +58,9 @@ def one(path: str) -> None:
     pack_html, cards_html = render_html(scenario, pack, sheet)
     t2 = time.perf_counter()
     # in this process rather than build()'s limited render child, so that its CPU and memory are the ones measured
-    pack_pdf = html_to_pdf(pack_html, TEMPLATES, scenario.doc.folder)
+    pack_pdf = html_to_pdf(pack_html, TEMPLATES)
     t3 = time.perf_counter()
-    cards_pdf = html_to_pdf(cards_html, TEMPLATES, scenario.doc.folder)
+    cards_pdf = html_to_pdf(cards_html, TEMPLATES)
     t4 = time.perf_counter()
     print(
         json.dumps(
@@ -87,7 +87,7 @@ def page_costs() -> None:
     from generator.rendering import TEMPLATES, render
 
     def to_pdf(scenario, html):
-        return html_to_pdf(html, TEMPLATES, scenario.doc.folder)
+        return html_to_pdf(html, TEMPLATES)
 
     scenario = load("scenarios/bridge.yaml")
     pack, sheet = compute(scenario, choose_seed(scenario, None), Options())

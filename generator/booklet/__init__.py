@@ -1,8 +1,8 @@
 """The club booklet: many scenarios in one PDF, with contents, one appendix per system, page numbers and bookmarks.
 
 booklet() reads as its stages: plan (load the config and every scenario, all problems first) -> render the parts, each
-chapter and system appendix (cached by a hash of everything that shapes it, in limited workers) ->
-front matter, once the page numbers are known -> join -> stamp running heads and page numbers.
+chapter and system appendix (cached by a hash of everything that shapes it, in limited workers) -> in one more limited
+child: front matter, once the page numbers are known -> join -> stamp running heads and page numbers.
 """
 
 from __future__ import annotations
@@ -16,11 +16,12 @@ from pathlib import Path
 from ..build import Options
 from ..errors import RenderError
 from ..files import write_atomic
+from ..sandbox import run_limited
 from .cache import cache_folder, entry_name, prune, read_entry
 from .front import front_matter, link_contents
 from .join import finish, join_parts
 from .parts import cache_entry, cache_keys, render_parts
-from .plan import plan
+from .plan import Part, plan
 from .stamp import running_heads, stamp_pages
 
 
@@ -63,11 +64,29 @@ def booklet(
         progress(next(steps), len(parts) + 1, what)
 
     render_parts(parts, options, jobs, cache, step, stats)
+    # The cover's introduction is Markdown (quadratic on some inputs) and the join reads every part: both run in a
+    # limited child like every chapter, so the config's file is named when they pass the limits.
+    data, pages, timing = run_limited(
+        _assemble, (config, parts, options), config_path or str(out), "making the cover and joining the booklet"
+    )
+    step("contents and page numbers")
+    write_atomic(out, data)
+    if cache:
+        entry = entry_name(f"booklet-{whole}", data, pages)
+        write_atomic(cache / entry, data)
+        prune(cache, keep={entry, *(cache_entry(part) for part in parts)})
+    for key, seconds in timing.items():
+        stats[key] = stats.get(key, 0.0) + seconds
+    statistics(stats)
+    return out
+
+
+def _assemble(config: dict, parts: list[Part], options: Options) -> tuple[bytes, int, dict]:
+    """In a limited child: the front matter (once the page numbers are known), the join and the stamps; the booklet's
+    bytes, its page count, and where the time went."""
     t_front = time.perf_counter()
     front, front_pages, total = front_matter(config, parts, options)
-    step("contents and page numbers")
     heads = running_heads(config, parts, front_pages, options)
-
     t_join = time.perf_counter()
     writer = join_parts(front, parts)
     stamp_pages(writer, heads)
@@ -75,13 +94,5 @@ def booklet(
     data = finish(writer, config, parts)
     if total != len(writer.pages):  # before anything is written or cached: a wrong booklet is never kept
         raise RenderError(f"the booklet has {len(writer.pages)} pages, its contents counted {total}")
-    write_atomic(out, data)
-    if cache:
-        entry = entry_name(f"booklet-{whole}", data, len(writer.pages))
-        write_atomic(cache / entry, data)
-        prune(cache, keep={entry, *(cache_entry(part) for part in parts)})
-    stats["join"] = time.perf_counter() - t_join
-    stats["outside"] = stats.get("outside", 0.0) + stats["join"]
-    stats["weasyprint"] = stats.get("weasyprint", 0.0) + t_join - t_front
-    statistics(stats)
-    return out
+    join = time.perf_counter() - t_join
+    return data, len(writer.pages), {"join": join, "outside": join, "weasyprint": t_join - t_front}

@@ -11,6 +11,7 @@ from pypdf.generic import ArrayObject, NameObject, TextStringObject
 from .. import __version__, markup
 from ..build import APPENDIX, CHAPTER, Options
 from ..engine import render_pdf
+from ..fetcher import picture_url, read_picture
 from ..rendering import TEMPLATES, render
 from .parts import PART_PDF_VERSION
 from .plan import Part
@@ -30,6 +31,15 @@ def _holds(appendix: Part) -> list[str]:
 
     walk(PdfReader(io.BytesIO(appendix.pdf)).outline)
     return titles
+
+
+def _logo_url(config: dict) -> str | None:
+    """The club's logo as the checked bytes the cover prints (a data: URL), read from the config's folder as
+    plan.load_config checked it; the booklet's cache key holds the same bytes."""
+    if not config.get("logo"):
+        return None
+    logo = Path(config["logo"])
+    return picture_url(read_picture(logo.parent, logo.name))
 
 
 def _render_front(config: dict, parts: list[Part], options: Options) -> tuple[bytes, int, list]:
@@ -55,14 +65,12 @@ def _render_front(config: dict, parts: list[Part], options: Options) -> tuple[by
             for p in appendices
         ],
         systems=systems,
-        logo=Path(config["logo"]).as_uri() if config.get("logo") else None,
+        logo=_logo_url(config),
         page_size={"a4": "A4", "letter": "letter"}[options.paper],
         version=__version__,
     )
     links: list = []
-    # the logo is the one picture the front matter reads, from the config's folder (checked in plan.load_config)
-    folder = Path(config["logo"]).parent if config.get("logo") else None
-    data, pages = render_pdf(html, TEMPLATES, folder, tags=True, links=links, pdf_version=PART_PDF_VERSION)
+    data, pages = render_pdf(html, TEMPLATES, tags=True, links=links, pdf_version=PART_PDF_VERSION)
     return data, pages, links
 
 

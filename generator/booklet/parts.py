@@ -97,7 +97,7 @@ def _render_part(args: tuple) -> tuple[bytes, int, dict]:
         html = pack_html(scenario, pack, Parts.chapter(scenario.system), booklet=True)
     t1 = time.perf_counter()
     # tagged, without object streams: the join copies the structure tree by the xref's offsets
-    data, pages = render_pdf(html, TEMPLATES, scenario.doc.folder, tags=True, pdf_version=PART_PDF_VERSION)
+    data, pages = render_pdf(html, TEMPLATES, tags=True, pdf_version=PART_PDF_VERSION)
     return data, pages, {"outside": t1 - t0, "weasyprint": time.perf_counter() - t1}
 
 

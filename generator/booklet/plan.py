@@ -10,7 +10,7 @@ from pathlib import Path
 from .. import markup
 from ..build import APPENDIX, CHAPTER, load, validate_limited
 from ..errors import InputProblems, Problem
-from ..fetcher import make_fetcher
+from ..fetcher import PictureRefused, read_picture
 from ..loading import load_file
 from ..scenario import NAME_PATTERN
 from ..schema import INVALID, Bool, Checker, Key, ListOf, Markdown, Record, Str, suggest
@@ -173,13 +173,10 @@ def _logo(name: str | None, doc, checker: Checker) -> str | None:
             f"expected a plain relative path to a PNG, JPEG, GIF, WebP or SVG file in {doc.folder.name}/ (got {name!r})",
         )
         return None
-    from weasyprint.urls import FatalURLFetchingError
-
-    fetcher = make_fetcher(doc.folder)
     try:
-        fetcher.fetch((doc.folder / name).as_uri())
-    except FatalURLFetchingError:
-        checker.report(("logo",), fetcher.refused[-1] if fetcher.refused else f"cannot read {name!r}")
+        read_picture(doc.folder, name)
+    except PictureRefused as err:
+        checker.report(("logo",), str(err))
         return None
     return str((doc.folder / name).resolve())
 

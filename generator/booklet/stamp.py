@@ -27,7 +27,7 @@ def running_heads(config: dict, parts: list[Part], front_pages: int, options: Op
         left=config["title"],
         page_size={"a4": "A4", "letter": "letter"}[options.paper],
     )
-    return PdfReader(io.BytesIO(html_to_pdf(stamp_html, TEMPLATES, None, tags=False)))
+    return PdfReader(io.BytesIO(html_to_pdf(stamp_html, TEMPLATES, tags=False)))
 
 
 def _landscape(pdf: bytes) -> list[bool]:
