@@ -355,3 +355,62 @@ def test_calibration_sheet_speaks_to_the_player_and_sets_the_command_apart(muste
     howto_bottom = max(w["bottom"] for w in words if w["text"] in ("Y", "down", "printed"))
     ruler_top = min(w["top"] for w in words if w["text"] in ("A1", "A2", "A3"))
     assert howto_bottom < ruler_top, (howto_bottom, ruler_top)
+
+
+def _pack_text(path) -> str:
+    """A scenario's pack as the reader sees its words: the rendered HTML with tags dropped and spaces joined."""
+    import html
+
+    from generator import build
+
+    scenario = build.load(path)
+    pack, _ = build.compute(scenario, build.choose_seed(scenario, None), build.Options(), with_cards=False)
+    return " ".join(html.unescape(re.sub(r"<[^>]+>", " ", build.pack_html(scenario, pack))).split())
+
+
+def test_a_name_in_a_sentence_lowers_only_a_leading_article():
+    """'The bridge' reads 'the bridge' inside a sentence; a proper noun ('Hill 112', 'Theodore's farm') keeps its
+    capitals."""
+    assert rendering.in_sentence("The bridge") == "the bridge"
+    assert rendering.in_sentence("A farm") == "a farm" and rendering.in_sentence("An orchard") == "an orchard"
+    for name in ("Hill 112", "Theodore's farm", "Uplink", "The", "Anvil ridge", "Crest west"):
+        assert rendering.in_sentence(name) == name
+
+
+@pytest.mark.parametrize(
+    "name, was, now", [("bridge", "The bridge", "The bridge"), ("hill-112", "Crest west", "A crest")]
+)
+def test_objectives_read_as_a_sentence_in_every_system(name, was, now, tmp_path):
+    """Fireteam's and Morschauser's covers name their objectives inside a sentence, the article lower-cased: 'The
+    objective is the bridge.', never 'Objectives: The bridge.'"""
+    source = (SCENARIOS / f"{name}.yaml").read_text(encoding="utf-8")
+    assert f"name: {was}" in source
+    path = tmp_path / f"{name}.yaml"
+    path.write_text(source.replace(f"name: {was}", f"name: {now}"), encoding="utf-8")
+    text = _pack_text(path)
+    lowered = now[0].lower() + now[1:]
+    assert re.search(rf"The objectives? (is|are) [^.]*\b{lowered}\b", text), text[:1500]
+    assert f"Objectives: {now}" not in text and f"Objectives:  {now}" not in text
+
+
+@pytest.mark.parametrize("system_id", known())
+def test_the_command_lines_odds_speak_as_the_pack_does(system_id, muster):
+    """`muster odds SYSTEM` prints a certainty as 'never' or 'always' and a yes/no cell as 'yes' or 'no', with the
+    pack's own formatter: never True, False, '0% (0/1)' or '100% (1/1)'."""
+    out = muster("odds", system_id).out
+    assert not re.search(r"\b(True|False|None)\b", out), out[:2000]
+    assert "(0/1)" not in out and "(1/1)" not in out and not re.search(r"(?<![\d.])(0|100)%", out), out[:2000]
+    for table in get(system_id).odds():
+        for row in table.rows:
+            for column in table.columns:
+                if column.kind == "prob":
+                    assert rendering.chance_text(row[column.key]) in out
+
+
+def test_a_yes_no_column_prints_words_on_the_page_and_in_the_terminal(muster):
+    """Para Bellum's Order column is yes/no in the terminal and wherever a pack prints it: Column.shown decides."""
+    from generator.tables import Column
+
+    assert Column("order", "Order", "text").shown(True) == "yes" and Column("o", "O", "text").shown(False) == "no"
+    lines = muster("odds", "para-bellum").out.splitlines()
+    assert lines[1].split()[:2] == ["Stress", "Order"] and lines[2].split()[1] == "no" and lines[3].split()[1] == "yes"
