@@ -106,3 +106,14 @@ def test_a_booklet_appendix_keeps_every_rule(system_id):
     assert not pack["reference"]["leaves_out"]
     rules = scenario.system.rules_doc.data
     assert [s["title"] for s in pack["reference"]["sections"]] == [s["title"] for s in rules.get("reference", [])]
+
+
+def test_the_odds_give_jump_mishaps_only_where_a_team_jumps():
+    """The odds part prints the jump-pack mishap only for a scenario whose teams wear jump packs (relay-station's
+    do, the bridge's do not); a booklet's appendix, serving every chapter, always prints it."""
+    for name, jumps in (("bridge", False), ("relay-station", True)):
+        scenario = build.load(SCENARIOS / f"{name}.yaml")
+        for whole in (False, True):
+            pack, _ = build.compute(scenario, 1, build.Options(), with_cards=False, whole_reference=whole)
+            odds = build.pack_html(scenario, pack, Parts.of("odds"))
+            assert ("Jump packs: mishap" in odds) == (jumps or whole), (name, whole)
