@@ -105,14 +105,20 @@ def check_card_size(system: System, card_size: str) -> None:
         )
 
 
-def compute(scenario: Scenario, seed: int, options: Options, with_cards: bool = True) -> tuple[dict, dict]:
-    """Everything the templates print, worked out in Python once (system.prepare), then read as pack and card sheets."""
+def compute(
+    scenario: Scenario, seed: int, options: Options, with_cards: bool = True, whole_reference: bool = False
+) -> tuple[dict, dict]:
+    """Everything the templates print, worked out in Python once (system.prepare), then read as pack and card sheets.
+
+    The quick reference holds the rules for what the scenario fields; `whole_reference` keeps every rule (a
+    booklet's appendix, which serves every chapter)."""
     system = scenario.system
     if with_cards:
         check_card_size(system, options.card_size)
     prepared = system.prepare(scenario, seed)
+    prepared.whole_reference = whole_reference
     base = common_context(prepared, options)
-    pack = {**base, **system.pack(prepared), "reference": system.reference()}
+    pack = {**base, **system.pack(prepared), "reference": system.reference(prepared)}
     if not with_cards:
         return pack, {}
     layout = options.card_layout()

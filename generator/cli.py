@@ -164,21 +164,11 @@ def _print_problems(problems: list[Problem]) -> None:
 
 
 def _text_table(table: Table) -> str:
-    from .rendering import pct
+    from .rendering import cell_text
 
     head = [c.label for c in table.columns]
-    body = []
-    for row in table.rows:
-        cells = []
-        for c in table.columns:
-            v = row[c.key]
-            if c.kind == "prob":
-                cells.append(f"{pct(v)} ({v.numerator}/{v.denominator})")
-            elif c.kind == "exact":
-                cells.append(f"{float(v):.3f}")
-            else:
-                cells.append(str(v))
-        body.append(cells)
+    # the same words as the pack: 'never' and 'always' for certainties, 'yes' and 'no', never True or '0% (0/1)'
+    body = [[cell_text(c, row[c.key], places=3) for c in table.columns] for row in table.rows]
     widths = [max(len(r[i]) for r in [head] + body) for i in range(len(head))]
     lines = [f"{table.title}", "  ".join(h.ljust(w) for h, w in zip(head, widths))]
     lines += ["  ".join(c.ljust(w) for c, w in zip(r, widths)) for r in body]

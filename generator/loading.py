@@ -203,6 +203,42 @@ class _Builder:
         return text
 
 
+# PyYAML names what it met by its parser's tokens ('<stream end>', '<block mapping start>'): a scenario's author
+# reads what they wrote instead
+_TOKENS = {
+    "stream end": "the end of the file",
+    "stream start": "the start of the file",
+    "document start": "a '---' line",
+    "document end": "a '...' line",
+    "block end": "the end of an indented block",
+    "block mapping start": "a key indented further",
+    "block sequence start": "a list indented further",
+    "block entry": "a list item ('- ')",
+    "flow mapping start": "'{'",
+    "flow mapping end": "'}'",
+    "flow sequence start": "'['",
+    "flow sequence end": "']'",
+    "flow entry": "','",
+    "scalar": "a value",
+    "key": "a key",
+    "value": "a ':'",
+    "alias": "an alias ('*')",
+    "anchor": "an anchor ('&')",
+    "tag": "a tag ('!')",
+}
+
+
+def _in_words(message: str) -> str:
+    """A PyYAML message with its parser's token names ('<stream end>', quoted or not) in words."""
+    message = re.sub(r"'?<([a-z ]+)>'?", lambda m: _TOKENS.get(m.group(1), m.group(1)), message)
+    message = message.replace("found '?'", "found a key").replace("found ':'", "found a ':'")
+    return message.replace(
+        "mapping values are not allowed here",
+        "a ':' is not allowed here (a key belongs on its own line, indented under its parent; a value holding ': ' "
+        "needs quotes)",
+    )
+
+
 def load_text(text: str, file: str) -> Document:
     """Parse YAML text into a Document, or raise InputProblems naming every spot."""
     builder = _Builder(file)
@@ -217,7 +253,7 @@ def load_text(text: str, file: str) -> Document:
     except yaml.MarkedYAMLError as err:
         mark = err.problem_mark or err.context_mark
         line, col = _pos(mark) if mark else (1, 1)
-        what = " ".join(x for x in (err.context, err.problem) if x)
+        what = _in_words(" ".join(x for x in (err.context, err.problem) if x))
         raise InputProblems([Problem(file, line, col, "", f"not valid YAML: {what}")]) from None
     except yaml.reader.ReaderError as err:  # control characters and the like: point at the character itself
         before = text[: err.position]

@@ -46,6 +46,37 @@ def chance(value, places: int = 1) -> str:
     return pct(value, places)
 
 
+def chance_text(value, places: int = 1) -> str:
+    """A chance in plain text with its exact fraction, as the terminal and a pack's odds sentences print it:
+    '44.4% (4/9)'; a certainty is one word, 'never' or 'always', never '0% (0/1)' or '100% (1/1)'."""
+    value = Fraction(value)
+    if value in (0, 1):
+        return chance(value)
+    return f"{pct(value, places)} ({frac_str(value)})"
+
+
+def cell_text(column, value, places: int = 2) -> str:
+    """One cell of an odds table as plain text (`muster odds`, a pack's one-row tables): a chance as chance_text
+    prints it, an exact number to `places` decimals, a modifier signed, a text cell as its column shows it
+    (a yes/no cell reads 'yes' or 'no', never True or False)."""
+    if column.kind == "prob":
+        return chance_text(value)
+    if column.kind == "exact":
+        return decimal(value, places)
+    if column.kind == "signed":
+        return signed(value)
+    return str(column.shown(value))
+
+
+def in_sentence(name: str) -> str:
+    """A name as it reads inside a sentence: a leading article is lower-cased ('The bridge' -> 'the bridge'),
+    the rest kept as written, so proper nouns ('Crest west', 'Hill 112') keep their capitals."""
+    first, space, rest = str(name).partition(" ")
+    if space and rest and first in ("The", "A", "An"):
+        return first.lower() + space + rest
+    return str(name)
+
+
 def odds_cell(value, stacked: bool = False) -> markupsafe.Markup:
     """A table cell's chance: '44.4% 4/9' (the fraction under the percentage when stacked); a certainty is
     one word, 'never' or 'always', never '0% 0/1' or '100% 1/1'."""
@@ -90,6 +121,9 @@ def environment() -> jinja2.Environment:
         signed=signed,
         decimal=decimal,
         chance=chance,
+        chance_text=chance_text,
+        cell_text=cell_text,
+        in_sentence=in_sentence,
         odds_cell=odds_cell,
         markdown=inline,
         heading_stop=heading_stop,

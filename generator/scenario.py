@@ -63,7 +63,7 @@ def common_keys(system: System) -> list[Key]:
     side = Record(common_side_keys() + system.side_keys())
     return [
         Key("title", Str(80, NAME_PATTERN, "a title (no control characters, < > { } or \\)"), "The scenario's title."),
-        Key("system", Choice(systems.known(), "a registered system, one of"), "The rule system: see `muster systems`."),
+        Key("system", Choice(systems.known(), "a rule system, one of"), "The rule system: see `muster systems`."),
         Key(
             "seed", Int(0, SEED_MAX), "The shuffle seed; omitted, one is derived from the file's text.", required=False
         ),
@@ -202,9 +202,7 @@ def validate(doc: Document) -> Scenario:
     if not isinstance(doc.data, dict):
         checker.report((), "a scenario is a mapping of keys (title, system, sides...)")
         raise InputProblems(checker.problems)
-    system_id = Choice(systems.known(), "a registered system, one of").check(
-        doc.data.get("system"), ("system",), checker
-    )
+    system_id = Choice(systems.known(), "a rule system, one of").check(doc.data.get("system"), ("system",), checker)
     if "system" not in doc.data:
         checker.problems = [doc.problem((), f"missing key 'system'; known systems: {', '.join(systems.known())}")]
     if system_id is INVALID:

@@ -24,7 +24,10 @@ class Column:
     names: dict[str, str] = field(default_factory=dict)
 
     def shown(self, value: Any) -> Any:
-        """The value as a page prints it: an id's name where the column names its ids, else the value itself."""
+        """The value as a page prints it: an id's name where the column names its ids, a yes/no cell as 'yes' or
+        'no' (never True or False), else the value itself."""
+        if isinstance(value, bool):
+            return "yes" if value else "no"
         return self.names.get(value, value) if isinstance(value, str) else value
 
 

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import re
 from fractions import Fraction
+from pathlib import Path
 
 import pdfplumber
 import pytest
@@ -210,15 +211,28 @@ PROGRAMMER_WORDS = [
     (r"--", "'--' (a command-line flag)"),
     (r"\b[a-z][a-z0-9]*(?:_[a-z0-9]+)+\b", "a snake_case key"),
 ]
+# what Python prints when a value reaches the page unformatted: None, True, False, a type, a repr, an internal id
+PYTHON_WORDS = [
+    (r"\b(None|True|False|NoneType)\b", "a Python value (None, True, False)"),
+    (r"\b(dict|str|int|list|tuple)\b(?![- ])|<class |object at 0x|Traceback", "a Python type or repr"),
+    (r"\{'[^']*': |\['[^']*', '|Fraction\(", "a Python repr of a dict, a list or a Fraction"),
+    (r"\bS\d+[TV]\d+\b", "an internal unit id such as S1T1"),
+]
 
 
 @pytest.mark.parametrize("name", EXAMPLES)
 def test_no_pack_or_card_prints_a_programmers_word(name, built):
     """No pack or card sheet prints a rule-data id (`afv-or-at`), 'rule data', 'YAML', 'Muster allows', 'is refused',
-    'exit', '--' or a snake_case key: every word on the page is one a player reads."""
-    patterns = PROGRAMMER_WORDS + [
-        (rf"(?<![\w-]){re.escape(ident)}(?![\w-])", f"the rule-data id {ident!r}") for ident in sorted(_rule_data_ids())
-    ]
+    'exit', '--', a snake_case key, None/True/False, a Python repr or an id like S1T1: every word on the page is one a
+    player reads."""
+    patterns = (
+        PROGRAMMER_WORDS
+        + PYTHON_WORDS
+        + [
+            (rf"(?<![\w-]){re.escape(ident)}(?![\w-])", f"the rule-data id {ident!r}")
+            for ident in sorted(_rule_data_ids())
+        ]
+    )
     for pdf in built(name):
         text = " ".join(_text(pdf).split())
         found = [
@@ -355,3 +369,127 @@ def test_calibration_sheet_speaks_to_the_player_and_sets_the_command_apart(muste
     howto_bottom = max(w["bottom"] for w in words if w["text"] in ("Y", "down", "printed"))
     ruler_top = min(w["top"] for w in words if w["text"] in ("A1", "A2", "A3"))
     assert howto_bottom < ruler_top, (howto_bottom, ruler_top)
+
+
+def _pack_text(path) -> str:
+    """A scenario's pack as the reader sees its words: the rendered HTML with tags dropped and spaces joined."""
+    import html
+
+    from generator import build
+
+    scenario = build.load(path)
+    pack, _ = build.compute(scenario, build.choose_seed(scenario, None), build.Options(), with_cards=False)
+    return " ".join(html.unescape(re.sub(r"<[^>]+>", " ", build.pack_html(scenario, pack))).split())
+
+
+def test_a_name_in_a_sentence_lowers_only_a_leading_article():
+    """'The bridge' reads 'the bridge' inside a sentence; a proper noun ('Hill 112', 'Theodore's farm') keeps its
+    capitals."""
+    assert rendering.in_sentence("The bridge") == "the bridge"
+    assert rendering.in_sentence("A farm") == "a farm" and rendering.in_sentence("An orchard") == "an orchard"
+    for name in ("Hill 112", "Theodore's farm", "Uplink", "The", "Anvil ridge", "Crest west"):
+        assert rendering.in_sentence(name) == name
+
+
+@pytest.mark.parametrize(
+    "name, was, now", [("bridge", "The bridge", "The bridge"), ("hill-112", "Crest west", "A crest")]
+)
+def test_objectives_read_as_a_sentence_in_every_system(name, was, now, tmp_path):
+    """Fireteam's and Morschauser's covers name their objectives inside a sentence, the article lower-cased: 'The
+    objective is the bridge.', never 'Objectives: The bridge.'"""
+    source = (SCENARIOS / f"{name}.yaml").read_text(encoding="utf-8")
+    assert f"name: {was}" in source
+    path = tmp_path / f"{name}.yaml"
+    path.write_text(source.replace(f"name: {was}", f"name: {now}"), encoding="utf-8")
+    text = _pack_text(path)
+    lowered = now[0].lower() + now[1:]
+    assert re.search(rf"The objectives? (is|are) [^.]*\b{lowered}\b", text), text[:1500]
+    assert f"Objectives: {now}" not in text and f"Objectives:  {now}" not in text
+
+
+@pytest.mark.parametrize("system_id", known())
+def test_the_command_lines_odds_speak_as_the_pack_does(system_id, muster):
+    """`muster odds SYSTEM` prints a certainty as 'never' or 'always' and a yes/no cell as 'yes' or 'no', with the
+    pack's own formatter: never True, False, '0% (0/1)' or '100% (1/1)'."""
+    out = muster("odds", system_id).out
+    assert not re.search(r"\b(True|False|None)\b", out), out[:2000]
+    assert "(0/1)" not in out and "(1/1)" not in out and not re.search(r"(?<![\d.])(0|100)%", out), out[:2000]
+    for table in get(system_id).odds():
+        for row in table.rows:
+            for column in table.columns:
+                if column.kind == "prob":
+                    assert rendering.chance_text(row[column.key]) in out
+
+
+def test_a_yes_no_column_prints_words_on_the_page_and_in_the_terminal(muster):
+    """Para Bellum's Order column is yes/no in the terminal and wherever a pack prints it: Column.shown decides."""
+    from generator.tables import Column
+
+    assert Column("order", "Order", "text").shown(True) == "yes" and Column("o", "O", "text").shown(False) == "no"
+    lines = muster("odds", "para-bellum").out.splitlines()
+    assert lines[1].split()[:2] == ["Stress", "Order"] and lines[2].split()[1] == "no" and lines[3].split()[1] == "yes"
+
+
+BAD = Path(__file__).resolve().parent / "data" / "bad"
+# a message may name the scenario's own keys (that is where the problem is) but never the program's insides
+MESSAGE_WORDS = PYTHON_WORDS + [
+    (r"(?i)\brule data\b", "'rule data' (say the table: the weapon table, the unit types)"),
+    (r"\bregistered\b", "'registered'"),
+    (r"<(stream|document|block|flow|scalar)[a-z ]*>", "a YAML parser's token name such as <stream end>"),
+]
+
+
+@pytest.mark.parametrize("path", sorted(BAD.rglob("*.yaml")), ids=lambda p: f"{p.parent.name}/{p.stem}")
+def test_every_message_for_a_bad_file_speaks_to_its_author(path, muster):
+    """Everything `muster validate` prints for each file in tests/data/bad is words the scenario's author reads: no
+    None, True, False, Python type or repr, internal id, 'rule data', 'registered' or YAML parser token."""
+    result = muster("validate", path)
+    assert result.code == 1
+    text = result.err.replace(str(path), "FILE")
+    found = [
+        f"{what}: {m.group(0)!r} in {text[max(0, m.start() - 60) : m.end() + 30]!r}"
+        for pattern, what in MESSAGE_WORDS
+        for m in [re.search(pattern, text)]
+        if m
+    ]
+    assert not found, "\n".join(found)
+
+
+def test_a_yaml_syntax_error_reads_in_words(muster, tmp_path):
+    """A YAML syntax error names what the author wrote ('the end of the file', 'a key'), not PyYAML's tokens
+    ('<stream end>', '<block mapping start>', '?'), and a stray ':' says what to do."""
+    cases = {
+        "open.yaml": ("title: {a: 1\n", "the end of the file"),
+        "colon.yaml": ("title: x\n  bad: 1\n", "a ':' is not allowed here"),
+        "list.yaml": ("a:\n  - 1\n  b: 2\n", "found a key"),
+    }
+    for name, (text, words) in cases.items():
+        (tmp_path / name).write_text(text, encoding="utf-8")
+        err = muster("validate", tmp_path / name).err
+        assert words in err and "<" not in err and "'?'" not in err, err
+
+
+def test_the_terminal_deck_says_deck_number_as_the_pack_does(muster):
+    """`muster deck` heads its listing with the deck number, the words the cover and card backs use, not 'seed'."""
+    for name in ("bridge", "hill-112"):
+        first = muster("deck", SCENARIOS / f"{name}.yaml").out.splitlines()[0]
+        assert "deck number" in first and "seed" not in first, first
+
+
+def test_the_booklet_prints_no_programmers_word(tmp_path):
+    """The booklet of every example (front matter, chapters and one appendix per system) prints none of the words
+    a pack may not print."""
+    from generator.cli import main
+
+    out = tmp_path / "booklet.pdf"
+    paths = [str(SCENARIOS / f"{name}.yaml") for name in EXAMPLES]
+    assert main(["booklet", *paths, "--out", str(out), "--jobs", "2"]) == 0
+    text = " ".join(_text(out).split())
+    patterns = PROGRAMMER_WORDS + PYTHON_WORDS
+    found = [
+        f"{what}: ...{text[max(0, m.start() - 40) : m.end() + 20]}..."
+        for pattern, what in patterns
+        for m in [re.search(pattern, text)]
+        if m
+    ]
+    assert not found, "the booklet prints programmers' words:\n" + "\n".join(found)

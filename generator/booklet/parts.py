@@ -89,7 +89,8 @@ def _render_part(args: tuple) -> tuple[bytes, int, dict]:
     sets = []
     for names, path in paths:
         scenario = load_scenario(path)
-        pack, _ = compute(scenario, choose_seed(scenario, options.seed), options, with_cards=False)
+        seed = choose_seed(scenario, options.seed)
+        pack, _ = compute(scenario, seed, options, with_cards=False, whole_reference=mode == APPENDIX)
         sets.append((names, scenario, pack))
     if mode == APPENDIX:
         html = appendix_html(sets, heading)

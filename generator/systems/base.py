@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from functools import cached_property
 from pathlib import Path
 from typing import Any
@@ -22,14 +22,16 @@ def heading(label: str) -> str:
     return label
 
 
-def collect_notes(data: Any, where: str = "") -> list[dict]:
+def collect_notes(data: Any, where: str = "", leave_out: frozenset[str] = frozenset()) -> list[dict]:
     """Every `note:` in the rule data under its heading, for the reference sheet, in the rule file's order.
 
     A heading is the rule's own name (or title), else the key that holds it, written as a word. Notes that
-    land under one heading (two result bands of one table) print as one entry, so no heading repeats.
+    land under one heading (two result bands of one table) print as one entry, so no heading repeats. An
+    entry named in `leave_out` (by its name, title or key: a weapon nobody carries, `vehicles` in a battle
+    without any) is left out with every note inside it.
     """
     merged: dict[str, dict] = {}
-    for rule, note in _notes(data, where):
+    for rule, note in _notes(data, where, leave_out):
         rule = heading(rule)
         if rule in merged:
             merged[rule]["note"] += " " + note
@@ -38,18 +40,20 @@ def collect_notes(data: Any, where: str = "") -> list[dict]:
     return list(merged.values())
 
 
-def _notes(data: Any, where: str) -> list[tuple[str, str]]:
+def _notes(data: Any, where: str, leave_out: frozenset[str] = frozenset()) -> list[tuple[str, str]]:
     out: list[tuple[str, str]] = []
     if isinstance(data, dict):
         label = data.get("name") or data.get("title") or where
+        if where in leave_out or label in leave_out:
+            return out
         if isinstance(data.get("note"), str):
             out.append((str(label), data["note"].strip()))
         for key, value in data.items():
-            if key != "note":
-                out.extend(_notes(value, str(value.get("name", key)) if isinstance(value, dict) else key))
+            if key != "note" and key not in leave_out:
+                out.extend(_notes(value, str(value.get("name", key)) if isinstance(value, dict) else key, leave_out))
     elif isinstance(data, list):
         for item in data:
-            out.extend(_notes(item, where))
+            out.extend(_notes(item, where, leave_out))
     return out
 
 
@@ -64,6 +68,8 @@ class Prepared:
     scenario: Any  # generator.scenario.Scenario (not imported: the scenario module imports the registry)
     seed: int
     deck: dict | None = None
+    # a booklet's appendix serves every chapter, so its quick reference keeps every rule (System.leaves_out)
+    whole_reference: bool = field(default=False, kw_only=True)
 
     @property
     def sides(self) -> list:
@@ -160,7 +166,23 @@ class System:
         scenario = prepared.scenario
         return {"title": scenario.title, "seed": prepared.seed if self.uses_seed else None, "system": self.title}
 
-    def reference(self) -> dict:
-        """Quick-reference data: sections of the rules as encoded and every note (in the rule file's order)."""
+    def in_play(self, prepared: Prepared) -> dict[str, bool]:
+        """The rules that apply only to what a scenario fields, each by its name, title or key in the rule data
+        (a weapon's name, `vehicles`, a reference section's title), mapped to whether this scenario fields it.
+        The quick reference leaves out what is not in play; a rule not named here always prints."""
+        return {}
+
+    def leaves_out(self, prepared: Prepared | None) -> frozenset[str]:
+        """What the quick reference leaves out for this scenario: the rules in_play names but it does not field
+        (nothing without a scenario, or for a booklet's appendix, which serves every chapter)."""
+        if prepared is None or prepared.whole_reference:
+            return frozenset()
+        return frozenset(name for name, fielded in self.in_play(prepared).items() if not fielded)
+
+    def reference(self, prepared: Prepared | None = None) -> dict:
+        """Quick-reference data: the sections of the rules and every note (in the rule file's order) that apply
+        to what the scenario fields; all of them without a scenario."""
         data = self.rules_doc.data
-        return {"sections": data.get("reference", []), "notes": collect_notes(data)}
+        leave_out = self.leaves_out(prepared)
+        sections = [section for section in data.get("reference", []) if section.get("title") not in leave_out]
+        return {"sections": sections, "notes": collect_notes(data, leave_out=leave_out), "leaves_out": leave_out}

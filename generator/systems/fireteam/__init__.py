@@ -17,7 +17,7 @@ from .deck import deck_cards, listing, shuffle
 from .map import draw
 from .models import Rules
 from .pack import pack_data
-from .roster import units
+from .roster import in_play, units
 from .scenario import Battle, Side, read
 
 
@@ -62,8 +62,12 @@ class FireteamTomorrow(System):
     def deck_text(self, deck: dict) -> str:
         return listing(deck)
 
+    def in_play(self, prepared: FireteamPrepared) -> dict[str, bool]:
+        """Each weapon by name, the vehicle rules, hovercraft, jump packs, fixers and groups: fielded or not."""
+        return in_play(self.rules, prepared.forces)
+
     def pack(self, prepared: FireteamPrepared) -> dict:
-        return pack_data(self.rules, prepared, self.odds())
+        return pack_data(self.rules, prepared, self.odds(), self.leaves_out(prepared))
 
     def cards(self, prepared: FireteamPrepared, card_size: str) -> list[dict]:
         return fronts(prepared.deck["cards"], prepared.sides, units(prepared.forces))

@@ -50,7 +50,7 @@ def shuffle(cards: list[dict], seed: int, passes: int) -> list[list[str]]:
 def listing(deck: dict) -> str:
     """The deck for a terminal: a heading, then each pass numbered, naming side, unit and card."""
     names = {c["id"]: (f"{c['side']}: {c['unit']} {c['type']}" if c["unit"] else c["type"]) for c in deck["cards"]}
-    lines = [f"{deck['scenario']}: seed {deck['seed']}, {len(deck['cards'])} cards"]
+    lines = [f"{deck['scenario']}: deck number {deck['seed']}, {len(deck['cards'])} cards"]
     for p, run in enumerate(deck["passes"], 1):
         lines.append(f"Pass {p}:")
         lines += [f"  {i:2}. {names[c]}" for i, c in enumerate(run, 1)]

@@ -7,8 +7,9 @@ from .models import Rules
 from .roster import figures
 
 
-def pack_data(rules: Rules, prepared, tables: list) -> dict:
-    """Plain data for templates/fireteam-tomorrow/pack.html, read from what prepare() worked out."""
+def pack_data(rules: Rules, prepared, tables: list, leaves_out: frozenset[str]) -> dict:
+    """Plain data for templates/fireteam-tomorrow/pack.html, read from what prepare() worked out; the weapon
+    table holds only the weapons the forces carry (none of `leaves_out`)."""
     battle, deck = prepared.battle, prepared.deck
     weapons = {weapon.name: weapon for weapon in rules.weapons}
     forces = [_force(rules, weapons, view, side, prepared) for view, side in zip(prepared.sides, prepared.forces)]
@@ -25,7 +26,7 @@ def pack_data(rules: Rules, prepared, tables: list) -> dict:
             "size": len(deck["cards"]),
         },
         "odds": {table.id: table for table in tables},
-        "weapons": rules.weapons,
+        "weapons": [weapon for weapon in rules.weapons if weapon.name not in leaves_out],
         "source": rules.source,
         "team_withdraw_at": rules.morale.team_withdraw_at,
         "hth_rule": _hth_rule(rules),

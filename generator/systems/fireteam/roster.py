@@ -46,3 +46,28 @@ def units(forces: list) -> list[Unit]:
             for v, vehicle in enumerate(side.vehicles)
         ]
     return out
+
+
+def in_play(rules: Rules, forces: list) -> dict[str, bool]:
+    """What the quick reference prints only for a force that fields it, by its name or key in the rule data:
+    every weapon (carried by a figure or mounted on a vehicle), the vehicle rules (the section and the notes
+    named Vehicles and Vehicle armour), hovercraft and helicopters (section and entry), the `Jump packs` section, fixers and
+    groups of less capable fighters."""
+    teams = [team for side in forces for team in side.teams]
+    vehicles = [vehicle for side in forces for vehicle in side.vehicles]
+    carried = {figure.weapon for team in teams for figure in figures(team, rules)}
+    carried |= {weapon for vehicle in vehicles for weapon in vehicle.weapons}
+    roles = {figure.role for team in teams for figure in team.figures}
+    fliers = {"hovercraft", "helicopter"}
+    out = {weapon.name: weapon.name in carried for weapon in rules.weapons}
+    out.update(
+        {
+            "Vehicles": bool(vehicles),
+            "Vehicle armour": bool(vehicles),
+            "Hovercraft and helicopters": any(vehicle.kind in fliers for vehicle in vehicles),
+            "Jump packs": any(team.jump_packs for team in teams),
+            "fixer": "fixer" in roles,
+            rules.limits.large_group.name: any(team.group for team in teams),
+        }
+    )
+    return out

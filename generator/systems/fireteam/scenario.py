@@ -19,7 +19,7 @@ PERSON = Str(40, NAME_PATTERN, "a name")
 NAME = Str(40, NAME_PATTERN, "a name (no control characters, < > { } or \\)")
 POINT = Numbers(("x", "y"), 0, 480)
 A_QUALITY = FromRules(lambda rules: Choice(rules.qualities, "a troop quality, one of"))
-A_WEAPON = FromRules(lambda rules: Choice([w.name for w in rules.weapons], "a weapon from the rule data, one of"))
+A_WEAPON = FromRules(lambda rules: Choice([w.name for w in rules.weapons], "a weapon from the weapon table, one of"))
 RECTANGLE = Numbers(("x", "y", "width", "depth"), 0, 480)
 
 

@@ -86,8 +86,13 @@ class MorschauserModern(System):
     def deck_text(self, deck_data: dict) -> str:
         return deck.deck_text(deck_data)
 
+    def in_play(self, prepared: GridPrepared) -> dict[str, bool]:
+        """Each unit type, the artillery rules and the terrain notes: whether the scenario fields them."""
+        return roster.in_play(self.rules, prepared.game, prepared.roster)
+
     def pack(self, prepared: GridPrepared) -> dict:
-        return pack(prepared, self.odds(tuple(prepared.game.variants)), odds.power_range(self.rules))
+        tables = self.odds(tuple(prepared.game.variants))
+        return pack(prepared, tables, odds.power_range(self.rules), self.leaves_out(prepared))
 
     def cards(self, prepared: GridPrepared, card_size: str) -> list[dict]:
         """One card per unit: its marker, its numbers, where it starts, and its tile for every turn."""

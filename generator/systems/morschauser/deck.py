@@ -46,7 +46,7 @@ def schedule(rules: Rules, system_id: str, title: str, units: list, seed: int, t
 def deck_text(deck: dict) -> str:
     """The schedule for a terminal: one line a draw under each turn."""
     lines = [
-        f"{deck['scenario']}: seed {deck['seed']}, activation order per turn (Ace to King; Hearts, Clubs, Diamonds, Spades)"
+        f"{deck['scenario']}: deck number {deck['seed']}, activation order per turn (Ace to King; Hearts, Clubs, Diamonds, Spades)"
     ]
     for turn in deck["turns"]:
         lines.append(f"Turn {turn['turn']}:")

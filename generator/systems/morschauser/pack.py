@@ -7,8 +7,9 @@ from .deck import card_label
 from .squares import square_name
 
 
-def pack(prepared, tables: list, powers: range) -> dict:
-    """Plain data for the pack: the map, forces by side, the schedule, odds, the reference in play."""
+def pack(prepared, tables: list, powers: range, leaves_out: frozenset[str]) -> dict:
+    """Plain data for the pack: the map, forces by side, the schedule, odds, the reference in play (its unit types
+    table holds only the types the scenario fields: none of `leaves_out`)."""
     rules, game = prepared.rules, prepared.game
     variants = tuple(game.variants)
     by_code = {row["code"]: row for row in prepared.roster}
@@ -67,6 +68,8 @@ def pack(prepared, tables: list, powers: range) -> dict:
         },
         "costs": {kind: str(cost) for kind, cost in rule_variants.costs(rules, variants).items()},
         "variants": [{"id": v.id, "name": v.name, "summary": v.summary} for v in rule_variants.active(rules, variants)],
-        "unit_types": [rule_variants.unit_type(rules, t.id, variants) for t in rules.unit_types],
+        "unit_types": [
+            rule_variants.unit_type(rules, t.id, variants) for t in rules.unit_types if t.name not in leaves_out
+        ],
         "rules": rules,
     }

@@ -83,3 +83,26 @@ def roster(rules: Rules, units: list[Listed], deck: dict) -> list[dict]:
             }
         )
     return rows
+
+
+def in_play(rules, game, rows: list[dict]) -> dict[str, bool]:
+    """What the quick reference prints only for a scenario that fields it, by its name in the rule data: every
+    unit type, the artillery rules (the `Artillery` section and everything under `artillery`) and each kind of
+    fire, and the notes and movement costs of each terrain kind."""
+    types = {row["type"] for row in rows}
+    weapons = {t.weapon for t in rules.unit_types if t.name in types and t.weapon}
+    kinds = {entry.kind for entry in game.terrain}
+    out = {t.name: t.name in types for t in rules.unit_types}
+    out.update({weapon.name: weapon.id in weapons for weapon in rules.artillery.weapons})
+    out.update({"Artillery": bool(weapons), "artillery": bool(weapons)})
+    out.update({kind: kind in kinds for kind in rules.terrain.kinds})
+    out.update(
+        {
+            rules.movement.road_note.name: bool(kinds & {"road", "town"}),
+            rules.movement.river_note.name: "river" in kinds,
+            rules.battle.hill_note.name: "hill" in kinds,
+            rules.terrain.name: "hill" in kinds,
+            rules.battle.terrain_note.name: "fortification" in kinds,
+        }
+    )
+    return out

@@ -49,8 +49,12 @@ class ParaBellum(System):
     def prepare(self, scenario, seed: int, passes: int | None = None) -> ForcesPrepared:
         return roster.prepare(self.rules, scenario, seed)
 
+    def in_play(self, prepared: ForcesPrepared) -> dict[str, bool]:
+        """Each weapon tag, and the HQ rules: whether any unit's weapon carries the tag, whether any unit is an HQ."""
+        return pack.in_play(self.rules, prepared)
+
     def pack(self, prepared: ForcesPrepared) -> dict:
-        return pack.pack(self.rules, prepared)
+        return pack.pack(self.rules, prepared, self.leaves_out(prepared))
 
     def cards(self, prepared: ForcesPrepared, card_size: str) -> list[dict]:
         return cards.cards(self.rules, prepared, card_size)

@@ -89,8 +89,17 @@ def plan_words(rules: Rules) -> dict:
     return {"lead": lead, "note": note}
 
 
-def pack(rules: Rules, prepared: ForcesPrepared) -> dict:
-    """Plain data for the pack: each force carries the core's side view, so the template iterates one list."""
+def in_play(rules: Rules, prepared: ForcesPrepared) -> dict[str, bool]:
+    """What the quick reference prints only for forces that field it: each weapon tag by name (the tags table),
+    and the HQ rules' note."""
+    units = [unit for force in prepared.forces for unit in force.units]
+    tags = {tag for unit in units for weapon in unit["weapons"] for tag in weapon["tags"]}
+    return {**{tag.name: tag.name in tags for tag in rules.weapon_tags}, rules.hq.name: any(u["hq"] for u in units)}
+
+
+def pack(rules: Rules, prepared: ForcesPrepared, leaves_out: frozenset[str]) -> dict:
+    """Plain data for the pack: each force carries the core's side view, so the template iterates one list; the
+    weapon tags table holds only the tags the units' weapons carry (none of `leaves_out`)."""
     return {
         "forces": prepared.forces,
         "variants": [rules.variants.by_name()[name] for name in prepared.variants],
@@ -108,6 +117,6 @@ def pack(rules: Rules, prepared: ForcesPrepared) -> dict:
             }
             for action in rules.actions
         ],
-        "weapon_tags": rules.weapon_tags,
+        "weapon_tags": [tag for tag in rules.weapon_tags if tag.name not in leaves_out],
         "source": rules.source,
     }

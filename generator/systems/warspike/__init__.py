@@ -57,6 +57,13 @@ class WarSpike(System):
         forces = roster.forces(organisation, sides, armies, settings.distance_unit)
         return BlocksPrepared(scenario, seed, None, settings, forces)
 
+    def in_play(self, prepared: BlocksPrepared) -> dict[str, bool]:
+        """The Block rules (the section, everything under `blocks`, a Block's Move) and hold orders: whether any
+        army is organised in Blocks, and whether any Unit holds."""
+        blocks = any(force["blocks"] for force in prepared.forces)
+        holding = any(force["holding"] for force in prepared.forces)
+        return {"Blocks": blocks, "blocks": blocks, self.rules.block_move.name: blocks, self.rules.hold.name: holding}
+
     def pack(self, prepared: BlocksPrepared) -> dict:
         return pack.pack(prepared, self.rules)
 

@@ -1,0 +1,119 @@
+"""The quick reference prints the rules for what a scenario fields (issue 11): nothing its forces lack, everything
+they have, in all four systems; a booklet's appendix, which serves every chapter, keeps every rule."""
+
+from __future__ import annotations
+
+import html
+import re
+
+import pytest
+import yaml
+from conftest import SCENARIOS, examples_by_system
+
+from generator import build
+from generator.build import Parts
+
+EXAMPLES = [name for names in examples_by_system().values() for name in names]
+
+
+def _reference_html(scenario, whole: bool = False) -> str:
+    pack, _ = build.compute(
+        scenario, build.choose_seed(scenario, None), build.Options(), with_cards=False, whole_reference=whole
+    )
+    return build.pack_html(scenario, pack, Parts.of("reference"))
+
+
+def _headings(page: str) -> set[str]:
+    """What the reference heads something with: section titles, note headings and each table row's first cell."""
+    found = re.findall(r"<h3>(.*?)</h3>", page) + re.findall(r"<strong>(.*?)</strong>", page)
+    found += re.findall(r"<tr><td>(?:<b>)?(.*?)(?:</b>)?</td>", page)
+    return {html.unescape(re.sub(r"<[^>]+>", "", text)).strip().rstrip(".").lower() for text in found}
+
+
+def _fielded(name: str) -> dict[str, bool]:
+    """What the scenario's own YAML fields, read without Muster's code: the rules named here must print when
+    True and must not when False."""
+    data = yaml.safe_load((SCENARIOS / f"{name}.yaml").read_text(encoding="utf-8"))
+    system = data["system"]
+    sides = data["sides"]
+    if system == "fireteam-tomorrow":
+        teams = [team for side in sides for team in side.get("teams") or []]
+        vehicles = [vehicle for side in sides for vehicle in side.get("vehicles") or []]
+        weapons = {figure.get("weapon") for team in teams for figure in team["figures"]}
+        weapons |= {weapon for vehicle in vehicles for weapon in vehicle.get("weapons") or []}
+        out = {
+            "Jump packs": any(team.get("jump_packs") for team in teams),
+            "Vehicles": bool(vehicles),
+            "Vehicle armour": bool(vehicles),
+        }
+        return {**out, **{weapon: True for weapon in weapons if weapon}}
+    if system == "morschauser-modern":
+        from generator.systems import get
+
+        names = {entry["id"]: entry["name"] for entry in get(system).rules_doc.data["unit_types"]}
+        types = {names[unit["type"]] for side in sides for unit in side["units"]}
+        return {name: name in types for name in names.values()}
+    if system == "warspike":
+        blocks = any(side.get("blocks") for side in sides)
+        return {"Blocks": blocks, "Hold orders": "hold: true" in (SCENARIOS / f"{name}.yaml").read_text()}
+    tags = {
+        tag
+        for side in sides
+        for unit in side["units"]
+        for w in unit.get("weapons") or []
+        for tag in w.get("tags") or []
+    }
+    return {tag: True for tag in tags}
+
+
+@pytest.mark.parametrize("name", EXAMPLES)
+def test_the_quick_reference_names_what_the_forces_field_and_nothing_else(name):
+    """Every rule the system prints only for what a scenario fields (System.in_play: a weapon, a unit type, jump
+    packs, vehicles, Blocks, hold orders, a tag) heads a section, note or table row of the quick reference exactly
+    when the scenario fields it, and the scenario's own YAML agrees on what it fields."""
+    scenario = build.load(SCENARIOS / f"{name}.yaml")
+    system = scenario.system
+    in_play = system.in_play(system.prepare(scenario, build.choose_seed(scenario, None)))
+    assert in_play, f"{system.id} names no rule that depends on what a scenario fields"
+    for thing, fielded in _fielded(name).items():
+        assert in_play.get(thing) == fielded, (thing, fielded, in_play.get(thing))
+    printed, whole = _headings(_reference_html(scenario)), _headings(_reference_html(scenario, whole=True))
+    for thing, fielded in in_play.items():
+        if thing.lower() not in whole:
+            continue  # a key (`vehicles`) or a name the reference never heads anything with
+        if fielded:
+            assert thing.lower() in printed, f"{name}: the quick reference leaves out {thing!r}, which it fields"
+        else:
+            assert thing.lower() not in printed, f"{name}: the quick reference prints {thing!r}, which it lacks"
+
+
+def test_bridge_prints_no_jump_packs_and_no_vehicles():
+    """The bridge's Rangers and militia have neither jump packs nor vehicles: their rules and the weapons nobody
+    carries are not on its quick reference (a new user's find)."""
+    text = html.unescape(re.sub(r"<[^>]+>", " ", _reference_html(build.load(SCENARIOS / "bridge.yaml"))))
+    for absent in ("Jump", "jump pack", "Vehicle", "vehicles", "Sword", "Light mortar", "Grenade launcher"):
+        assert absent not in text, absent
+    assert "Assault rifle" in text and "Sniper rifle" in text
+
+
+@pytest.mark.parametrize("system_id", sorted(examples_by_system()))
+def test_a_booklet_appendix_keeps_every_rule(system_id):
+    """The appendix serves every chapter, so its quick reference prints every section, note and row the system has:
+    nothing is left out for the scenario it happens to be rendered from."""
+    name = examples_by_system()[system_id][0]
+    scenario = build.load(SCENARIOS / f"{name}.yaml")
+    pack, _ = build.compute(scenario, 1, build.Options(), with_cards=False, whole_reference=True)
+    assert not pack["reference"]["leaves_out"]
+    rules = scenario.system.rules_doc.data
+    assert [s["title"] for s in pack["reference"]["sections"]] == [s["title"] for s in rules.get("reference", [])]
+
+
+def test_the_odds_give_jump_mishaps_only_where_a_team_jumps():
+    """The odds part prints the jump-pack mishap only for a scenario whose teams wear jump packs (relay-station's
+    do, the bridge's do not); a booklet's appendix, serving every chapter, always prints it."""
+    for name, jumps in (("bridge", False), ("relay-station", True)):
+        scenario = build.load(SCENARIOS / f"{name}.yaml")
+        for whole in (False, True):
+            pack, _ = build.compute(scenario, 1, build.Options(), with_cards=False, whole_reference=whole)
+            odds = build.pack_html(scenario, pack, Parts.of("odds"))
+            assert ("Jump packs: mishap" in odds) == (jumps or whole), (name, whole)
