@@ -273,17 +273,22 @@ class GridMap:
         is already placed and of roads and rivers; the least crowded if none does."""
         square = Box(col * self.S, row * self.S, (col + 1) * self.S, (row + 1) * self.S)
         near = square.grown(self.S)
+        obstacles = [(kind, box) for kind, box in self.placement.obstacles if box.overlap(near) > 0]
+        placed = [placed for placed in self.placement.placed if placed.box.overlap(near) > 0]
+        lines = [box for kind, box in obstacles if kind in LINES]
         spots = self._marker_spots(col, row, unit[3]) if unit else [None]
         best = None
         for spot in spots:
-            if spot and not all(box.inside(square.grown(-0.2)) for box in self._unit_boxes(unit, spot)):
-                continue
-            trial = Placement(
-                self.placement.bounds,
-                self.placement.gap,
-                [(kind, box) for kind, box in self.placement.obstacles if box.overlap(near) > 0],
-                [placed for placed in self.placement.placed if placed.box.overlap(near) > 0],
-            )
+            if spot:
+                boxes = self._unit_boxes(unit, spot)
+                if not all(box.inside(square.grown(-0.2)) for box in boxes):
+                    continue
+                # an arrow on a road already costs more than the best so far: no need to try the rest
+                if best and unit[3] in FACING_VECTORS:
+                    arrow = boxes[-1].grown(self.placement.gap)
+                    if sum(arrow.overlap(line) for line in lines) >= best[0]:
+                        continue
+            trial = Placement(self.placement.bounds, self.placement.gap, list(obstacles), list(placed))
             cost = self._set_square(trial, col, row, unit, spot, objective, level)
             if best is None or cost < best[0] - 1e-9:
                 best = (cost, spot)
