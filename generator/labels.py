@@ -78,6 +78,9 @@ class Label:
     line: list[tuple[float, float]] | None = None  # a line's label names the whole line, not one point of it
     reach: float | None = None  # how far the box may sit from what it names before it needs a leader line
     badge: tuple | None = None  # a side badge drawn at the box's left, inside its padding (shape, colour, radius)
+    ignore: tuple[str, ...] = ()  # kinds of obstacle this label may cover (a unit's code over its town's houses)
+    home: Box | None = None  # the label needs a leader line only when its box leaves this one (a unit's square)
+    source: Box | None = None  # with `home`: the leader runs from the nearest point of this box (the unit's marker)
 
     def box_at(self, x: float, y: float) -> Box:
         width = text_width(self.text, self.size, self.bold) + 2 * self.padding
@@ -91,6 +94,7 @@ class Placed:
     label: Label
     box: Box
     leader: tuple[tuple[float, float], tuple[float, float]] | None = None
+    crowding: float = 0.0  # how much of what was there it covers (0: it is clear of all of it)
 
 
 @dataclass
@@ -110,13 +114,20 @@ class Placement:
         """Something drawn that may go in one of several spots (an objective's star in its square): the first
         spot clear, by the placement's gap, of every obstacle and label so far, else the least covered; then it
         is an obstacle too."""
+        covered, box = self.choose(spots)
+        self.block(box, kind)
+        return box
+
+    def choose(self, spots: list[Box], ignore: tuple[str, ...] = ()) -> tuple[float, Box]:
+        """The spot settle would take, and how much it covers of what is there (0 when it is clear) but for
+        obstacles of the kinds in `ignore`."""
         reach = Box(
             min(b.left for b in spots) - self.gap,
             min(b.top for b in spots) - self.gap,
             max(b.right for b in spots) + self.gap,
             max(b.bottom for b in spots) + self.gap,
         )
-        near = [b for _, b in self.obstacles if b.overlap(reach) > 0] + [
+        near = [b for kind, b in self.obstacles if kind not in ignore and b.overlap(reach) > 0] + [
             p.box for p in self.placed if p.box.overlap(reach) > 0
         ]
         best = None
@@ -126,14 +137,13 @@ class Placement:
                 best = (covered, box)
             if covered == 0:
                 break
-        self.block(best[1], kind)
-        return best[1]
+        return best
 
     def crowding(self, label: Label, box: Box) -> float:
         """How much of other labels and obstacles the box would cover, and how far it leaves the map."""
         grown = box.grown(self.gap)
         covered = sum(grown.overlap(other.box) for other in self.placed)
-        covered += sum(grown.overlap(obstacle) for _, obstacle in self.obstacles)
+        covered += sum(grown.overlap(obstacle) for kind, obstacle in self.obstacles if kind not in label.ignore)
         covered += sum(box.overlap(own) for own in label.avoid)
         if not box.inside(self.bounds):
             covered += box.width * box.height - box.overlap(self.bounds) + 1e-6
@@ -151,12 +161,17 @@ class Placement:
             if best is None or crowding < best[0] - 1e-9:
                 best = (crowding, box)
         box = best[1]
-        placed = Placed(label, box, self._leader(label, box))
+        placed = Placed(label, box, self._leader(label, box), best[0])
         self.placed.append(placed)
         return placed
 
     def _leader(self, label: Label, box: Box):
         """A leader from the nearest point of what the label names to the nearest point of its box, if far apart."""
+        if label.home is not None:
+            if box.inside(label.home):
+                return None
+            start = (label.source or Box.centred(*label.anchor, 0, 0)).nearest(*box.centre)
+            return (start, box.nearest(*start))
         reach = label.size * 0.6 if label.reach is None else label.reach
         points = [label.anchor]
         if label.line:

@@ -13,6 +13,7 @@ from .labels import text_width
 
 MIN_TEXT_PT = 7.1  # the print floor is 7 pt; a little over it so rounding in the PDF never dips below
 PT_MM = 25.4 / 72
+MARK_GAP_MM = 0.45  # clear paper, as printed, kept between any two marks a map's placement step sets
 
 # A map prints on a page of its own, portrait or landscape, whichever shows it larger. It is drawn to fit the
 # printable area of either paper (the smaller of A4 and Letter, less the page margins of templates/muster.css),

@@ -55,6 +55,99 @@ def test_no_map_label_overlaps_another_label_a_unit_or_an_objective(path):
     assert outside == []
 
 
+CLEAR_MM = 0.3  # the least paper, as printed, between two marks placed on a map (crest marks touched at 0.13 mm)
+MARKS = ("label", "code", "level", "place", "terrain", "zone", "objective")  # label kinds: what the placement sets
+
+
+def _mm_per_unit(drawing) -> float:
+    return drawing.mm_per_unit() if hasattr(drawing, "mm_per_unit") else drawing.scale
+
+
+def _apart(first, second) -> float:
+    """The distance between two boxes (0 when they touch or overlap)."""
+    across = max(0.0, first.left - second.right, second.left - first.right)
+    down = max(0.0, first.top - second.bottom, second.top - first.bottom)
+    return math.hypot(across, down)
+
+
+@pytest.mark.parametrize(
+    "path", examples(FIRETEAM) + examples(MORSCHAUSER), ids=lambda p: p.stem if hasattr(p, "stem") else p
+)
+def test_no_two_marks_placed_on_a_map_touch(path):
+    """Every mark placed on an example map (a name, a unit's code, a hill's level mark, an objective's star)
+    keeps at least 0.3 mm of paper, as printed, from every other placed mark and from every unit marker and
+    facing arrow: hill-112's crest square printed "B1", its star and "▲3" touching, 0.13 mm apart."""
+    drawing = fireteam_map(path) if f"system: {FIRETEAM}" in path.read_text() else grid_map(path)
+    placed = [(p.label.text, p.box) for p in drawing.place_labels()]
+    drawn = {"objective": "an objective's star", "unit marker": "a unit marker", "facing arrow": "a facing arrow"}
+    stars = [(drawn[kind], box) for kind, box in drawing.placement.obstacles if kind == "objective"]
+    units = [(drawn[kind], box) for kind, box in drawing.placement.obstacles if kind in ("unit marker", "facing arrow")]
+    scale = _mm_per_unit(drawing)
+    marks = placed + stars
+    close = []
+    for i, (name, box) in enumerate(marks):
+        for other, other_box in marks[i + 1 :] + units:
+            if _apart(box, other_box) * scale < CLEAR_MM:
+                close.append(f"{name!r} and {other!r}: {_apart(box, other_box) * scale:.2f} mm")
+    assert close == []
+
+
+def _drawn_lines(svg: str) -> list[tuple[str, float, list[tuple[float, float]]]]:
+    """Each road and river as drawn on a grid map: (kind, width, its points), read from the SVG's dark edge strokes."""
+    edges = {"#3d3326": "road", "#2f5f8f": "river"}
+    found = []
+    for d, colour, width in re.findall(
+        r'<path d="(M[^"]+)" fill="none" stroke="(#[0-9a-f]{6})" stroke-width="([\d.]+)"', svg
+    ):
+        if colour in edges and float(width) > 1:
+            numbers = [float(n) for n in re.findall(r"-?\d+(?:\.\d+)?", d)]
+            found.append((edges[colour], float(width), list(zip(numbers[::2], numbers[1::2]))))
+    return found
+
+
+def _on_band(box, line, width: float) -> bool:
+    """Whether a box covers any part of a line drawn `width` wide (the line's segments run along the grid)."""
+    for (x0, y0), (x1, y1) in zip(line, line[1:]):
+        band = type(box)(
+            min(x0, x1) - width / 2, min(y0, y1) - width / 2, max(x0, x1) + width / 2, max(y0, y1) + width / 2
+        )
+        if box.overlap(band) > 1e-6:
+            return True
+    return False
+
+
+@pytest.mark.parametrize("path", examples(MORSCHAUSER), ids=lambda p: p.stem)
+def test_no_code_name_star_or_arrow_lies_on_a_road_a_river_or_a_house(path):
+    """On every Morschauser example map no placed mark (unit code, level mark, place name, objective star) and no
+    facing arrow covers a road's or river's band as drawn, nor a house of a town (weissach's east-facing arrows
+    ran along its road, hill-112's 'Esquay' sat on the road and the town's houses); and every town square shows
+    houses."""
+    drawing = grid_map(path)
+    svg = str(drawing.svg())
+    placed = [(p.label.text, p.box) for p in drawing.place_labels()]
+    marks = placed + [(kind, box) for kind, box in drawing.placement.obstacles if kind in ("objective", "facing arrow")]
+    Box = type(marks[0][1])
+    houses = [
+        Box(float(x), float(y), float(x) + float(w), float(y) + float(h))
+        for x, y, w, h in re.findall(
+            r'<rect class="house" x="([\d.-]+)" y="([\d.-]+)" width="([\d.]+)" height="([\d.]+)"', svg
+        )
+    ]
+    lines = _drawn_lines(svg)
+    assert lines, "the map has roads or rivers"
+    wrong = [
+        f"{name!r} on a {kind}" for name, box in marks for kind, width, line in lines if _on_band(box, line, width)
+    ]
+    assert wrong == []
+    towns = {
+        square for square, cell in battlefield.terrain_map(GridScenario.of(load(path))).items() if "town" in cell.kinds
+    }
+    S = drawing.S
+    assert all(any(h.inside(Box(c * S, r * S, (c + 1) * S, (r + 1) * S)) for h in houses) for c, r in towns)
+    wrong += [f"{name!r} on a house" for name, box in marks for house in houses if box.overlap(house) > 1e-6]
+    assert wrong == []
+
+
 def _distance_to_line(box, line) -> float:
     best = math.inf
     for (x0, y0), (x1, y1) in zip(line, line[1:]):
@@ -367,3 +460,97 @@ def test_the_maps_page_margins_are_the_print_styles_margins():
     css = (Path(__file__).parent.parent / "templates" / "muster.css").read_text()
     margin = re.search(r"@page\s*\{[^}]*?margin:\s*([^;]+);", css).group(1)
     assert tuple(float(value.removesuffix("mm")) for value in margin.split()) == PAGE_MARGIN_MM
+
+
+PATTERN = re.compile(r'<pattern id="([^"]+)" width="([\d.]+)" height="([\d.]+)"')
+PATTERN_FILL = re.compile(
+    r'<rect x="([\d.-]+)" y="([\d.-]+)" width="([\d.]+)" height="([\d.]+)" fill="url\(#([^)]+)\)"'
+)
+
+
+def _whole(ratio: float) -> bool:
+    return abs(ratio - round(ratio)) < 1e-3
+
+
+@pytest.mark.parametrize("path", examples(MORSCHAUSER), ids=lambda p: p.stem)
+def test_no_tree_house_or_pattern_tile_is_cut_at_a_squares_edge(path):
+    """Every pattern a grid map fills a square's area (or a bridge's deck) with starts at that area's own corner
+    and fits a whole number of tiles across and down it, so no tile is cut at its far edge, whether the renderer
+    starts tiles at the page's origin or at the shape (WeasyPrint starts them at the shape: the woods' 3.33
+    tiles in an 8.8 fill cut the right-hand column of trees in every square); and every tree and house drawn
+    lies inside its square."""
+    svg = str(grid_map(path).svg())
+    tiles = {pid: (float(w), float(h)) for pid, w, h in PATTERN.findall(svg)}
+    fills = PATTERN_FILL.findall(svg)
+    assert fills, "the map fills some area with a pattern"
+    cut = [
+        f"{pid} at {x},{y} ({w} x {h})"
+        for x, y, w, h, pid in fills
+        if pid in tiles
+        and (
+            float(x) != 0
+            or float(y) != 0
+            or not _whole(float(w) / tiles[pid][0])
+            or not _whole(float(h) / tiles[pid][1])
+        )
+    ]
+    assert cut == []
+    S = 10.0
+    trees = [
+        (float(x), float(y), float(r))
+        for x, y, r in re.findall(r'<circle class="tree" cx="([\d.]+)" cy="([\d.]+)" r="([\d.]+)"', svg)
+    ]
+    houses = re.findall(r'<rect class="house" x="([\d.]+)" y="([\d.]+)" width="([\d.]+)" height="([\d.]+)"', svg)
+    assert trees and houses
+    for x, y, r in trees:
+        assert math.floor((x - r) / S) == math.floor((x + r) / S) and math.floor((y - r) / S) == math.floor((y + r) / S)
+    for x, y, w, h in houses:
+        x, y, w, h = map(float, (x, y, w, h))
+        assert math.floor(x / S) == math.floor((x + w) / S) and math.floor(y / S) == math.floor((y + h) / S)
+
+
+def _printed_size(char) -> float:
+    """A character's font size as printed, in points: its box's height, or its width when it runs up or down the
+    page (pdfplumber's 'size' is the box's height, so an edge name turned 90 degrees reads as its advance)."""
+    return char["bottom"] - char["top"] if char["upright"] else char["x1"] - char["x0"]
+
+
+def _small_text_on_maps(pdf_path) -> list[str]:
+    """Every character under 7 pt on a page that prints a map (a page whose text opens with its heading)."""
+    small, maps = [], 0
+    with pdfplumber.open(pdf_path) as pdf:
+        for number, page in enumerate(pdf.pages, 1):
+            lines = [line["text"] for line in page.extract_text_lines()]
+            if not any(heading in lines for heading in MAP_HEADINGS) or "NORTH" not in lines:
+                continue
+            maps += 1
+            small += [
+                f"p.{number} {char['text']!r} at {_printed_size(char):.2f} pt"
+                for char in page.chars
+                if _printed_size(char) < 6.99
+            ]
+    assert maps, f"no map page found in {pdf_path}"
+    return small
+
+
+@pytest.mark.parametrize("paper", ["a4", "letter"])
+@pytest.mark.parametrize("path", examples(FIRETEAM) + examples(MORSCHAUSER), ids=lambda p: p.stem)
+def test_every_character_on_a_map_page_prints_at_7_pt_or_more(path, paper, built):
+    """Read back from the PDF, no character on an example's map page (codes, level marks, names, coordinates,
+    edge names, the legend) prints under 7 pt, on A4 and on Letter."""
+    pack, _ = built(path.stem, "--paper", paper)
+    assert _small_text_on_maps(pack) == []
+
+
+@pytest.mark.parametrize("paper", ["a4", "letter"])
+def test_every_character_on_a_booklets_map_pages_prints_at_7_pt_or_more(paper, tmp_path):
+    """The booklet of the four examples with maps prints their maps (landscape ones among them) with no
+    character under 7 pt."""
+    out = tmp_path / "maps.pdf"
+    paths = [str(path) for path in examples(FIRETEAM) + examples(MORSCHAUSER)]
+    config = str(SCENARIOS.parent / "booklets" / "club.yaml")
+    assert main(["booklet", *paths, "--config", config, "--out", str(out), "--paper", paper]) == 0
+    with pdfplumber.open(out) as pdf:
+        maps = [page for page in pdf.pages if "NORTH" in (page.extract_text() or "")]
+    assert len(maps) == 4
+    assert _small_text_on_maps(out) == []

@@ -8,7 +8,7 @@ from markupsafe import Markup
 
 from ... import fonts
 from ...labels import Box, Label, Placement, around, beside_line, leader_svg, line_blocks, text_width
-from ...svg import EDGE_BAND, MapFrame, edge_names, map_frames, points, roomiest, shape_path, side_pattern
+from ...svg import EDGE_BAND, MARK_GAP_MM, MapFrame, edge_names, map_frames, points, roomiest, shape_path, side_pattern
 from .models import Rules
 
 TERRAIN_STYLE = {
@@ -87,7 +87,8 @@ class TableMap:
         self.zones: list[str] = []
         self.stars: list[str] = []
         self.defs: list[str] = [_pattern_defs()]
-        self.placement = Placement(Box(-self.margin, -self.margin, width + self.margin, depth + self.margin))
+        bounds = Box(-self.margin, -self.margin, width + self.margin, depth + self.margin)
+        self.placement = Placement(bounds, gap=MARK_GAP_MM / self.scale)
         self.pending: list[tuple[int, Label]] = []  # (priority, label): placed in priority order, then drawn
 
     # --- terrain, zones, objectives ----------------------------------------------------------
@@ -172,7 +173,7 @@ class TableMap:
         self.placement.block(Box(x - r, y - r, x + r, y + r), "objective")
         fs = self.font * 0.95
         width, height = text_width(name, fs, bold=True), fs * 1.2
-        below = (x, y + r + height / 2 + fs * 0.1)
+        below = (x, y + r + height / 2 + self.placement.gap)
         spots = [below] + around(x, y, width + 2 * r, height + 2 * r, fs * 0.4, steps=4)[1:]
         self.pending.append((1, Label(name, fs, (x, y), spots, bold=True, kind="objective")))
 

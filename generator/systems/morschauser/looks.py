@@ -6,9 +6,10 @@ from ...svg import points
 
 # Everything is drawn in units of one square = 10, so sizes read as tenths of a square.
 GRID_AREA_STYLE = {
-    # kind: (fill, pattern id or None); every pattern reads in black and white
-    "woods": ("#b9d3a0", "g-trees"),
-    "town": ("#d9c3a8", "g-houses"),
+    # kind: (fill, pattern id or None); every pattern reads in black and white. Woods and town have none: their
+    # trees and houses are laid out square by square (GridMap.area), so none is cut at a square's edge
+    "woods": ("#b9d3a0", None),
+    "town": ("#d9c3a8", None),
     "fortification": (None, "g-trench"),  # hatching only, so the hill level beneath still shows
     "marsh": ("#c7dcc3", "g-reeds"),
 }
@@ -18,15 +19,17 @@ HILL, RIVER, ROAD = "hill", "river", "road"
 AREA_KINDS = tuple(GRID_AREA_STYLE)
 PATH_KINDS = (RIVER, ROAD)  # drawn in this order, so a road crosses a river (on a bridge)
 TERRAIN_DRAWN = (HILL, *AREA_KINDS, *PATH_KINDS)
+# A path's width as drawn (its dark edge): labels, codes and facing arrows keep off this band.
+PATH_WIDTHS = {RIVER: 4.6, ROAD: 2.6}
 # A path's strokes, bottom first: a dark edge, the river's water or the road's surface, a dashed centre line.
 PATH_LOOKS = {
     RIVER: (
-        'stroke="#2f5f8f" stroke-width="4.6" stroke-linejoin="round" stroke-linecap="butt"',
+        f'stroke="#2f5f8f" stroke-width="{PATH_WIDTHS[RIVER]:g}" stroke-linejoin="round" stroke-linecap="butt"',
         'stroke="#a9c8e6" stroke-width="3.8" stroke-linejoin="round" stroke-linecap="butt"',
         'stroke="#2f5f8f" stroke-width="0.3" stroke-dasharray="1.2 0.8" stroke-linejoin="round"',
     ),
     ROAD: (
-        'stroke="#3d3326" stroke-width="2.6" stroke-linejoin="round" stroke-linecap="butt"',
+        f'stroke="#3d3326" stroke-width="{PATH_WIDTHS[ROAD]:g}" stroke-linejoin="round" stroke-linecap="butt"',
         'stroke="#efe6cf" stroke-width="2.0" stroke-linejoin="round" stroke-linecap="butt"',
         'stroke="#3d3326" stroke-width="0.25" stroke-dasharray="1.5 1" stroke-linejoin="round"',
     ),
@@ -46,20 +49,25 @@ LEGEND = {
 }
 HILL_FILLS = ["#f7f5ee", "#eadfbd", "#d8c48f", "#c1a566", "#a8884a", "#8f7036"]
 CONTOUR_INK = "#6b4f1d"
+# An area's fill covers its square less AREA_INSET each side; a bridge's deck is DECK long and wide. Each pattern is
+# drawn from the corner of what it fills (a translated group), and its tile divides that width and height, so no
+# tile is cut at the far edge whether a renderer starts the tiles at the page's origin or at the shape.
+AREA_INSET = 0.6
+AREA_SIDE = 10.0 - 2 * AREA_INSET
+DECK = (8.6, 3.4)
+TRENCH = AREA_SIDE / 5
+REEDS = AREA_SIDE / 4
+PLANK = DECK[0] / 9
 # The patterns GRID_AREA_STYLE and a bridge's deck name, as one SVG <defs> body.
-PATTERN_DEFS = """
-<pattern id="g-trees" width="3.3333" height="3.3333" patternUnits="userSpaceOnUse">
-  <circle cx="1.6667" cy="1.6667" r="1.05" fill="#7fa862" stroke="#2f4a20" stroke-width="0.22"/></pattern>
-<pattern id="g-houses" width="3.3333" height="3.3333" patternUnits="userSpaceOnUse">
-  <rect x="0.65" y="0.8" width="2.1" height="1.7" fill="#6b5a48" stroke="#2a221a" stroke-width="0.15"/></pattern>
-<pattern id="g-trench" width="1.6" height="1.6" patternUnits="userSpaceOnUse">
-  <path d="M0 1.6 L1.6 0" stroke="#7d6a55" stroke-width="0.16"/></pattern>
-<pattern id="g-reeds" width="2" height="2" patternUnits="userSpaceOnUse">
-  <path d="M0.5 1.6 V0.6 M1 1.6 V0.4 M1.5 1.6 V0.7" stroke="#3f6e3a" stroke-width="0.12"/></pattern>
-<pattern id="g-planks" width="1" height="10" patternUnits="userSpaceOnUse">
-  <path d="M0.5 0 V10" stroke="#5b3d1e" stroke-width="0.18"/></pattern>
-<pattern id="g-planks-v" width="10" height="1" patternUnits="userSpaceOnUse">
-  <path d="M0 0.5 H10" stroke="#5b3d1e" stroke-width="0.18"/></pattern>
+PATTERN_DEFS = f"""
+<pattern id="g-trench" width="{TRENCH:g}" height="{TRENCH:g}" patternUnits="userSpaceOnUse">
+  <path d="M0 {TRENCH:g} L{TRENCH:g} 0" stroke="#7d6a55" stroke-width="0.16"/></pattern>
+<pattern id="g-reeds" width="{REEDS:g}" height="{REEDS:g}" patternUnits="userSpaceOnUse">
+  <path d="M{REEDS * 0.25:g} {REEDS * 0.8:g} V{REEDS * 0.3:g} M{REEDS * 0.5:g} {REEDS * 0.8:g} V{REEDS * 0.2:g} M{REEDS * 0.75:g} {REEDS * 0.8:g} V{REEDS * 0.35:g}" stroke="#3f6e3a" stroke-width="0.12"/></pattern>
+<pattern id="g-planks" width="{PLANK:g}" height="{DECK[1]:g}" patternUnits="userSpaceOnUse">
+  <path d="M{PLANK / 2:g} 0 V{DECK[1]:g}" stroke="#5b3d1e" stroke-width="0.18"/></pattern>
+<pattern id="g-planks-v" width="{DECK[1]:g}" height="{PLANK:g}" patternUnits="userSpaceOnUse">
+  <path d="M0 {PLANK / 2:g} H{DECK[1]:g}" stroke="#5b3d1e" stroke-width="0.18"/></pattern>
 """
 
 

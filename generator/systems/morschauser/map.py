@@ -8,9 +8,19 @@ from markupsafe import Markup
 
 from ... import fonts
 from ...labels import OBJECTIVE, Box, Label, Placement, around, leader_svg, text_width
-from ...svg import EDGE_BAND, MIN_TEXT_PT, PT_MM, MapFrame, boxed_text, edge_names, map_frames, shape_path
+from ...svg import EDGE_BAND, MARK_GAP_MM, MIN_TEXT_PT, PT_MM, MapFrame, boxed_text, edge_names, map_frames, shape_path
 from .glyphs import unit_marker
-from .looks import GRID_AREA_STYLE, HILL_FILLS, PATH_LOOKS, PATTERN_DEFS, ROAD, trench_line
+from .looks import (
+    AREA_INSET,
+    DECK,
+    GRID_AREA_STYLE,
+    HILL_FILLS,
+    PATH_LOOKS,
+    PATH_WIDTHS,
+    PATTERN_DEFS,
+    ROAD,
+    trench_line,
+)
 from .relief import contour_lines, hill_squares
 from .squares import FACING_VECTORS, grid_lines
 
@@ -21,8 +31,13 @@ from .squares import FACING_VECTORS, grid_lines
 
 ARROW = 1.4  # a facing arrow's length, out of its marker's side
 LEGEND_MM = 42.0  # the legend under the map (terrain, unit symbols, sides, a note): four rows and margins
-STAR_RADII = (1.5, 1.25, 1.0, 0.8)  # an objective's star: full size where its square has room, else smaller
+STAR_RADII = (1.2, 1.0, 0.8)  # an objective's star: full size where its square has room, else smaller
 STAR_STEP = 0.25  # the spots a star may take in its square, this far apart
+MARKER_W, MARKER_H = 5.6, 3.4  # a unit marker's frame
+CODE_SIZE = 1.8  # a unit code's font size, raised to the print floor (7 pt) on a small map
+SLOTS = 3  # a woods or town square is drawn as SLOTS x SLOTS trees or houses, laid out in that square alone
+LINES = ("road", "river", "bridge")  # what a facing arrow, a code or a name must keep off (a marker may cover it)
+BUILDING = "building"
 
 
 class GridMap:
@@ -52,8 +67,10 @@ class GridMap:
         self.used: list[str] = []  # legend keys in first-use order
         # the placement step: markers, arrows and stars are obstacles; unit codes, level marks and place names
         # are labels, placed in that order once every obstacle is known (place_labels)
-        self.placement = Placement(Box(0, 0, columns * self.S, rows * self.S), gap=0.1)
+        self.placement = Placement(Box(0, 0, columns * self.S, rows * self.S), gap=MARK_GAP_MM / self.mm_per_unit())
         self.pending: list[tuple[int, Label]] = []
+        self.pending_units: list[tuple] = []  # (col, row, glyph, colour, shape, facing, code), placed in place_labels
+        self.houses: list[tuple[Box, str]] = []  # each house's footprint: an obstacle, dropped where a unit stands
 
     # --- geometry ------------------------------------------------------------------------
     def size_mm(self) -> tuple[float, float]:
@@ -96,15 +113,37 @@ class GridMap:
         """Fill one square with an area terrain's colour and pattern (woods, town, fortification...)."""
         fill, pattern = GRID_AREA_STYLE.get(kind, ("#dddddd", None))
         x, y, s = col * self.S, row * self.S, self.S
-        inset = 0.6
+        inset = AREA_INSET
         if fill:
             self.areas.append(
                 f'<rect x="{x + inset:g}" y="{y + inset:g}" width="{s - 2 * inset:g}" height="{s - 2 * inset:g}" '
                 f'fill="{fill}" fill-opacity="0.85" stroke="none"/>'
             )
+        # trees and houses are laid out in each square on its own, SLOTS to a side, so none is cut at the square's
+        # edge (a pattern tiled from the page's origin cut the right-hand column of every woods and town square)
+        slot = (s - 2 * inset) / SLOTS
+        for i in range(SLOTS):
+            for j in range(SLOTS):
+                cx, cy = x + inset + (i + 0.5) * slot, y + inset + (j + 0.5) * slot
+                if kind == "woods":
+                    self.areas.append(
+                        f'<circle class="tree" cx="{cx:.3f}" cy="{cy:.3f}" r="{slot * 0.36:.3f}" fill="#7fa862" '
+                        f'stroke="#2f4a20" stroke-width="0.22"/>'
+                    )
+                elif kind == "town":
+                    house = Box.centred(cx, cy, slot * 0.72, slot * 0.58)
+                    self.houses.append(
+                        (
+                            house,
+                            f'<rect class="house" x="{house.left:.3f}" y="{house.top:.3f}" width="{house.width:.3f}" '
+                            f'height="{house.height:.3f}" fill="#6b5a48" stroke="#2a221a" stroke-width="0.15"/>',
+                        )
+                    )
+                    self.placement.block(house, BUILDING)
         if pattern:
             self.areas.append(
-                f'<rect x="{x + inset:g}" y="{y + inset:g}" width="{s - 2 * inset:g}" height="{s - 2 * inset:g}" fill="url(#{pattern})"/>'
+                f'<g transform="translate({x + inset:g} {y + inset:g})"><rect x="0" y="0" width="{s - 2 * inset:g}" '
+                f'height="{s - 2 * inset:g}" fill="url(#{pattern})"/></g>'
             )
         if kind == "fortification":
             # a zigzag trench line just inside the square's edge
@@ -138,6 +177,13 @@ class GridMap:
             )
             for look in PATH_LOOKS.get(kind, PATH_LOOKS[ROAD]):
                 self.paths.append(f'<path d="{d}" fill="none" {look}/>')
+            # the line's band, as drawn, is kept clear of codes, names and arrows; a run goes square centre to
+            # square centre, so each of its segments is one axis-aligned box
+            half = PATH_WIDTHS.get(kind, PATH_WIDTHS[ROAD]) / 2
+            for (x0, y0), (x1, y1) in zip(run, run[1:] or run):
+                self.placement.block(
+                    Box(min(x0, x1) - half, min(y0, y1) - half, max(x0, x1) + half, max(y0, y1) + half), kind
+                )
         self._use(kind)
 
     def _run_off(self, end: tuple[int, int], prev: tuple[int, int], pt: tuple[float, float]) -> tuple[float, float]:
@@ -161,7 +207,7 @@ class GridMap:
     def bridge(self, col: int, row: int, horizontal: bool) -> None:
         """A bridge deck carrying a road across a river square (horizontal: the road runs east-west)."""
         x, y = self.centre(col, row)
-        w, h = (self.S * 0.86, 3.4) if horizontal else (3.4, self.S * 0.86)
+        w, h = DECK if horizontal else DECK[::-1]
         rails = (
             f"M{x - w / 2:g} {y - h / 2:g} H{x + w / 2:g} M{x - w / 2:g} {y + h / 2:g} H{x + w / 2:g}"
             if horizontal
@@ -169,9 +215,11 @@ class GridMap:
         )
         self.overlays.append(
             f'<rect x="{x - w / 2:g}" y="{y - h / 2:g}" width="{w:g}" height="{h:g}" fill="#c9a06a"/>'
-            f'<rect x="{x - w / 2:g}" y="{y - h / 2:g}" width="{w:g}" height="{h:g}" fill="url(#g-planks{"" if horizontal else "-v"})"/>'
+            f'<g transform="translate({x - w / 2:g} {y - h / 2:g})"><rect x="0" y="0" width="{w:g}" height="{h:g}" '
+            f'fill="url(#g-planks{"" if horizontal else "-v"})"/></g>'
             f'<path d="{rails}" stroke="#1a1a1a" stroke-width="0.7"/>'
         )
+        self.placement.block(Box.centred(x, y, w, h), "bridge")
         self._use("bridge")
 
     def objective(self, col: int, row: int) -> None:
@@ -183,28 +231,6 @@ class GridMap:
         )
         self.objectives.append((col, row))
         self._use("objective")
-
-    def _place_stars(self) -> None:
-        """Each objective's star where its square has room once the unit's marker, arrow, code and level mark
-        are placed: as near the top right corner as it fits, full size if it can, smaller if the square is full."""
-        inset = 0.4
-        for col, row in self.objectives:
-            spots = []
-            for r in STAR_RADII:
-                steps = int((self.S - 2 * inset - 2 * r) / STAR_STEP)
-                centres = [
-                    (col * self.S + inset + r + i * STAR_STEP, row * self.S + inset + r + j * STAR_STEP)
-                    for i in range(steps + 1)
-                    for j in range(steps + 1)
-                ]
-                corner = ((col + 1) * self.S, row * self.S)
-                centres.sort(key=lambda c: (round(math.hypot(c[0] - corner[0], c[1] - corner[1]), 6), c))
-                spots += [Box.centred(x, y, 2 * r, 2 * r) for x, y in centres]
-            box = self.placement.settle(OBJECTIVE, spots)
-            x, y = box.centre
-            self.stars.append(
-                f'<g fill="#ffd84a" stroke="#000" stroke-width="0.25">{shape_path("star", x, y, box.width / 2)}</g>'
-            )
 
     def label(self, squares: list[tuple[int, int]], text: str) -> None:
         """A place name along the top of its first square, else of another of its squares, else near them."""
@@ -222,54 +248,179 @@ class GridMap:
 
     # --- units ----------------------------------------------------------------------------
     def unit(self, col: int, row: int, glyph: str, colour: str, shape: str, facing: str | None, code: str) -> None:
-        """A unit marker: frame in the side's colour with its shape, the type's glyph, a facing arrow, its code."""
+        """A unit marker: frame in the side's colour with its shape, the type's glyph, a facing arrow, its code
+        (placed with everything else in the square, in place_labels)."""
+        self.pending_units.append((col, row, glyph, colour, shape, facing, code))
+
+    def _marker_spots(self, col: int, row: int, facing: str | None) -> list[tuple[float, float, float]]:
+        """(x, y, arrow offset along the marker's side) for a unit's marker in its square, best first: high in the
+        square so its code fits below (higher still facing south, so the arrow fits too), then shifted to make
+        room, its arrow moved along the marker's side if a road or river runs the arrow's way."""
         x, y = self.centre(col, row)
-        code_y = y
-        # the marker sits high in its square, so its code fits below it; a south-facing marker sits higher
-        # still, so its arrow fits between the frame and the code
-        y += -1.8 if facing == "south" else -0.6
-        w, h = 5.6, 3.4
-        self.units.append(unit_marker(glyph, colour, shape, x, y, w, h))
-        stroke = h * 0.14 / 2
-        self.placement.block(Box.centred(x, y, w, h).grown(stroke), "unit marker")
-        badge = h * 0.3 + h * 0.05
-        self.placement.block(Box.centred(x - w / 2, y - h / 2, 2 * badge, 2 * badge), "unit marker")
+        default = -1.8 if facing == "south" else -0.6
+        spots = []
+        for along in (0.0, 0.3, -0.3, 0.4, -0.4) if facing in FACING_VECTORS else (0.0,):
+            for dy in (default, default + 0.6, default - 0.6, 1.0, 2.4, 2.0, 1.5, -1.8, -2.2):
+                for dx in (0.0, -0.4, 0.4, -0.8, 0.8, 1.2, 1.6, 2.0):
+                    spots.append((x + dx, y + dy, along * (MARKER_W if facing in ("north", "south") else MARKER_H)))
+        spots.sort(key=lambda spot: (abs(spot[2]) > 0, round(math.hypot(spot[0] - x, spot[1] - y - default), 6)))
+        return spots
+
+    def _furnish(self, col: int, row: int, unit: tuple | None, objective: bool, level: int) -> None:
+        """One square's marks, placed together so each keeps clear of the others: the unit's marker and facing
+        arrow, the objective's star, the unit's code and the hill's level mark. The marker takes the first spot
+        in its square (best first) where all of them fit clear, by the placement's gap, of each other, of what
+        is already placed and of roads and rivers; the least crowded if none does."""
+        square = Box(col * self.S, row * self.S, (col + 1) * self.S, (row + 1) * self.S)
+        near = square.grown(self.S)
+        obstacles = [(kind, box) for kind, box in self.placement.obstacles if box.overlap(near) > 0]
+        placed = [placed for placed in self.placement.placed if placed.box.overlap(near) > 0]
+        lines = [box for kind, box in obstacles if kind in LINES]
+        spots = self._marker_spots(col, row, unit[3]) if unit else [None]
+        best = None
+        for spot in spots:
+            if spot:
+                boxes = self._unit_boxes(unit, spot)
+                if not all(box.inside(square.grown(-0.2)) for box in boxes):
+                    continue
+                # an arrow on a road already costs more than the best so far: no need to try the rest
+                if best and unit[3] in FACING_VECTORS:
+                    arrow = boxes[-1].grown(self.placement.gap)
+                    if sum(arrow.overlap(line) for line in lines) >= best[0]:
+                        continue
+            trial = Placement(self.placement.bounds, self.placement.gap, list(obstacles), list(placed))
+            cost = self._set_square(trial, col, row, unit, spot, objective, level)
+            if best is None or cost < best[0] - 1e-9:
+                best = (cost, spot)
+            if cost == 0:
+                break
+        self._set_square(self.placement, col, row, unit, best[1], objective, level, draw=True)
+
+    def _unit_boxes(self, unit: tuple, spot: tuple[float, float, float]) -> list[Box]:
+        x, y, along = spot
+        facing = unit[3]
+        boxes = marker_boxes(x, y, MARKER_W, MARKER_H)
         if facing in FACING_VECTORS:
-            self.units.append(facing_arrow(x, y, w, h, facing))
-            self.placement.block(facing_box(x, y, w, h, facing), "facing arrow")
-        # the code goes in a corner of the square clear of the marker and its arrow: bottom left first
-        fs = self.text_size(2.1)
+            boxes.append(facing_box(x, y, MARKER_W, MARKER_H, facing, along))
+        return boxes
+
+    def _set_square(self, placement, col, row, unit, spot, objective, level, draw: bool = False) -> float:
+        """Put one square's marks into `placement` with the unit's marker at `spot`; how crowded they are (0 when
+        every one is clear). With `draw`, also draw them."""
+        cost = 0.0
+        gap = placement.gap
+        if unit:
+            glyph, colour, shape, facing, code = unit
+            x, y, along = spot
+            boxes = self._unit_boxes(unit, spot)
+            lines = [box for kind, box in placement.obstacles if kind in LINES]
+            if facing in FACING_VECTORS:
+                cost += sum(boxes[-1].grown(gap).overlap(line) for line in lines)
+            for box in boxes[:2]:
+                placement.block(box, "unit marker")
+            if facing in FACING_VECTORS:
+                placement.block(boxes[-1], "facing arrow")
+            if draw:
+                self.units.append(unit_marker(glyph, colour, shape, x, y, MARKER_W, MARKER_H))
+                if facing in FACING_VECTORS:
+                    self.units.append(facing_arrow(x, y, MARKER_W, MARKER_H, facing, along))
+        if objective:
+            covered, box = placement.choose(self._star_spots(col, row), ignore=(BUILDING,))
+            placement.block(box, OBJECTIVE)
+            cost += covered
+            if draw:
+                cx, cy = box.centre
+                self.stars.append(
+                    f'<g fill="#ffd84a" stroke="#000" stroke-width="0.25">{shape_path("star", cx, cy, box.width / 2)}</g>'
+                )
+        if unit:
+            cost += placement.place(self._code_label(col, row, unit[4], spot)).crowding
+        if level:
+            cost += placement.place(self._level_label(col, row, level)).crowding
+        return cost
+
+    def _star_spots(self, col: int, row: int) -> list[Box]:
+        """Where an objective's star may go in its square: as near the top right corner as it fits, full size
+        first, smaller if the square is full."""
+        inset = 0.4
+        spots = []
+        for r in STAR_RADII:
+            steps = int((self.S - 2 * inset - 2 * r) / STAR_STEP)
+            centres = [
+                (col * self.S + inset + r + i * STAR_STEP, row * self.S + inset + r + j * STAR_STEP)
+                for i in range(steps + 1)
+                for j in range(steps + 1)
+            ]
+            corner = ((col + 1) * self.S, row * self.S)
+            centres.sort(key=lambda c: (round(math.hypot(c[0] - corner[0], c[1] - corner[1]), 6), c))
+            spots += [Box.centred(x, y, 2 * r, 2 * r) for x, y in centres]
+        return spots
+
+    def _code_label(self, col: int, row: int, code: str, spot) -> Label:
+        """A unit's code in a corner of its square clear of the marker and its arrow (bottom left first), else
+        along the square's edges, else just outside it with a leader line from the marker."""
+        x, y, _ = spot
+        fs = self.text_size(CODE_SIZE)
         size = Label(code, fs, (x, y), [], bold=True, padding=fs * 0.2).box_at(0, 0)
-        left, top = col * self.S + 0.5 + size.width / 2, row * self.S + 0.5 + size.height / 2
-        right, bottom = (col + 1) * self.S - 0.5 - size.width / 2, (row + 1) * self.S - 0.5 - size.height / 2
-        spots = [(left, bottom), (right, bottom), (right, top), (left, top), (x, bottom), (x, top)]
-        self.pending.append(
-            (0, Label(code, fs, (x, code_y), spots, bold=True, padding=fs * 0.2, kind="code", reach=self.S))
-        )
+        inset = 0.3
+        left, top = col * self.S + inset + size.width / 2, row * self.S + inset + size.height / 2
+        right, bottom = (col + 1) * self.S - inset - size.width / 2, (row + 1) * self.S - inset - size.height / 2
+        middle, centre = self.centre(col, row)
+        spots = [(left, bottom), (right, bottom), (right, top), (left, top), (middle, bottom), (middle, top)]
+        spots += [(left, centre), (right, centre)]
+        # outside the square, spots that lie in one square (the leader shows whose code it is) before those
+        # across a grid line
+        outside = around(x, y, size.width, size.height, self.S * 0.3, steps=4)[1:]
+        spots += sorted(outside, key=lambda spot: not self._in_one_square(Box.centred(*spot, size.width, size.height)))
+        square = Box(col * self.S, row * self.S, (col + 1) * self.S, (row + 1) * self.S)
+        marker = Box.centred(x, y, MARKER_W, MARKER_H)
+        return Label(code, fs, (x, y), spots, True, fs * 0.2, "code", ignore=(BUILDING,), home=square, source=marker)
+
+    def _in_one_square(self, box: Box) -> bool:
+        return math.floor(box.left / self.S) == math.floor(box.right / self.S) and math.floor(
+            box.top / self.S
+        ) == math.floor(box.bottom / self.S)
+
+    def _level_label(self, col: int, row: int, level: int) -> Label:
+        """A hill square's '▲2' in a corner of the square, bottom right first."""
+        fs = self.text_size(1.7)
+        mark = f"\u25b2{level}"
+        size = Label(mark, fs, (0, 0), [], bold=True, padding=fs * 0.2).box_at(0, 0)
+        right, bottom = (col + 1) * self.S - 0.3 - size.width / 2, (row + 1) * self.S - 0.3 - size.height / 2
+        left, top = col * self.S + 0.3 + size.width / 2, row * self.S + 0.3 + size.height / 2
+        middle, centre = self.centre(col, row)
+        spots = [(right, bottom), (right, top), (left, top), (left, bottom), (middle, bottom), (right, centre)]
+        spots += [(left, centre), (middle, top)]
+        return Label(mark, fs, self.centre(col, row), spots, True, fs * 0.2, "level", ignore=(BUILDING,), reach=self.S)
 
     def place_labels(self) -> list:
-        """The placement step: unit codes, then hill level marks, then objective stars, then place names, each clear of all before."""
+        """The placement step: each square's own marks together (see _furnish), squares with a unit first, then
+        place names; each clear, by the placement's gap, of all before it and of roads, rivers and houses (a
+        house under a unit's arrow, code or star is not drawn: the unit stands there)."""
         if not self.placement.placed:
-            fs = self.text_size(1.7)
-            for (c, r), lv in sorted(self.levels.items()):
-                if not lv:
-                    continue
-                mark = f"\u25b2{lv}"
-                size = Label(mark, fs, (0, 0), [], bold=True, padding=fs * 0.2).box_at(0, 0)
-                right, bottom = (c + 1) * self.S - 0.3 - size.width / 2, (r + 1) * self.S - 0.5 - size.height / 2
-                left, top = c * self.S + 0.3 + size.width / 2, r * self.S + 0.5 + size.height / 2
-                spots = [(right, bottom), (right, top), (left, top), (left, bottom)]
-                self.pending.append(
-                    (1, Label(mark, fs, self.centre(c, r), spots, True, fs * 0.2, "level", reach=self.S))
+            units = {(unit[0], unit[1]): unit[2:] for unit in self.pending_units}
+            squares = set(units) | set(self.objectives) | {square for square, lv in self.levels.items() if lv}
+            for col, row in sorted(squares, key=lambda sq: (sq not in units, sq not in self.objectives, sq[1], sq[0])):
+                self._furnish(
+                    col, row, units.get((col, row)), (col, row) in self.objectives, self.levels.get((col, row), 0)
                 )
-            # stars go after the unit codes and level marks (a square's own furniture), before place names
-            ordered = sorted(self.pending, key=lambda item: item[0])
-            for _, label in [item for item in ordered if item[0] < 2]:
-                self.placement.place(label)
-            self._place_stars()
-            for _, label in [item for item in ordered if item[0] >= 2]:
+            self._clear_houses()
+            for _, label in sorted(self.pending, key=lambda item: item[0]):
                 self.placement.place(label)
         return self.placement.placed
+
+    def _clear_houses(self) -> None:
+        """Drop every house that a square's own marks (an arrow, star, code or level mark) cover, so the houses
+        left are obstacles the place names keep off and no mark is printed over a house (a unit's marker, an
+        opaque counter, may stand on one)."""
+        taken = [box for kind, box in self.placement.obstacles if kind in (OBJECTIVE, "facing arrow")]
+        taken += [p.box for p in self.placement.placed]
+        gap = self.placement.gap
+        cleared = [house for house, _ in self.houses if any(house.grown(gap).overlap(box) > 0 for box in taken)]
+        self.houses = [(house, drawn) for house, drawn in self.houses if house not in cleared]
+        self.placement.obstacles = [
+            (kind, box) for kind, box in self.placement.obstacles if not (kind == BUILDING and box in cleared)
+        ]
 
     def _labels_svg(self) -> str:
         out = []
@@ -286,6 +437,8 @@ class GridMap:
 
     # --- drawing ----------------------------------------------------------------------------
     def svg(self) -> Markup:
+        labels = self._labels_svg()
+        houses = "".join(drawn for _, drawn in self.houses)
         m = self.margin
         W, H = self.columns * self.S, self.rows * self.S
         vw, vh = self.view_size()
@@ -297,15 +450,23 @@ class GridMap:
             f'width="{width_mm:.1f}mm" height="{height_mm:.1f}mm" font-family=\'{fonts.TEXT}\'>'
             f"<defs>{PATTERN_DEFS}</defs>"
             f'<rect x="0" y="0" width="{W:g}" height="{H:g}" fill="{HILL_FILLS[0]}"/>'
-            f"{hill_squares(self.levels, self.S)}{''.join(self.areas)}"
+            f"{hill_squares(self.levels, self.S)}{''.join(self.areas)}{houses}"
             f"{contour_lines(self.levels, self.columns, self.rows, self.S)}{''.join(self.paths)}{''.join(self.overlays)}"
-            f"{grid_lines(self.columns, self.rows, self.S, round(self.coord_size(), 2))}{''.join(self.units)}{self._labels_svg()}{''.join(self.stars)}{edges}</svg>"
+            f"{grid_lines(self.columns, self.rows, self.S, round(self.coord_size(), 2))}{''.join(self.units)}{labels}{''.join(self.stars)}{edges}</svg>"
         )
 
 
-def facing_box(x: float, y: float, w: float, h: float, facing: str) -> Box:
+def marker_boxes(x: float, y: float, w: float, h: float) -> list[Box]:
+    """The boxes a unit marker covers: its frame with the stroke, and its side's badge at the top left corner."""
+    stroke = h * 0.14 / 2
+    badge = h * 0.3 + h * 0.05
+    return [Box.centred(x, y, w, h).grown(stroke), Box.centred(x - w / 2, y - h / 2, 2 * badge, 2 * badge)]
+
+
+def facing_box(x: float, y: float, w: float, h: float, facing: str, along: float = 0.0) -> Box:
     """The box a facing arrow covers (see facing_arrow), kept clear of labels."""
     dx, dy = FACING_VECTORS[facing]
+    x, y = x + abs(dy) * along, y + abs(dx) * along
     base = (w / 2 if dx else h / 2) + 0.2
     tip = base + ARROW
     ends = [(x + dx * base, y + dy * base), (x + dx * tip, y + dy * tip)]
@@ -318,10 +479,12 @@ def facing_box(x: float, y: float, w: float, h: float, facing: str) -> Box:
     )
 
 
-def facing_arrow(x: float, y: float, w: float, h: float, facing: str) -> str:
-    """An open arrow (shaft and barbs, no fill) out of a marker's side: a side's shape is always a filled
-    outline, so the arrow cannot be read as a triangle badge."""
+def facing_arrow(x: float, y: float, w: float, h: float, facing: str, along: float = 0.0) -> str:
+    """An open arrow (shaft and barbs, no fill) out of a marker's side, `along` that side from its middle (off a
+    road that runs the arrow's way): a side's shape is always a filled outline, so the arrow cannot be read as a
+    triangle badge."""
     dx, dy = FACING_VECTORS[facing]
+    x, y = x + abs(dy) * along, y + abs(dx) * along
     base = (w / 2 if dx else h / 2) + 0.2
     tip = base + ARROW
     bx, by = x + dx * base, y + dy * base
