@@ -119,6 +119,26 @@ def test_fit_finds_the_size_when_a_word_must_move_down_a_line_before_the_lines_c
     assert measure.fits and measure.lines == 2 and measure.size_pt > 12
 
 
+def test_fit_keeps_a_name_inside_the_fixed_height_of_the_box_around_it():
+    """A name in a band of fixed height: two lines allowed, but at 12 pt they run past the band's foot, so the name
+    shrinks until its second line ends inside the band (WarSpike's wrapped mini names sat on the band's foot)."""
+    page = PAGE.format(lines=2, text="Slingers of the western hills")
+    page = page.replace('<div class="box"', '<div class="band"><div class="box"').replace(
+        "</div></body>", "</div></div></body>"
+    )
+    page = page.replace(
+        ".box {",
+        ".band { position: absolute; left: 0; top: 0; width: 40mm; height: 12mm; padding-bottom: 1mm; box-sizing: border-box }\n.box {",
+    )
+    page = page.replace("position: absolute; left: 5mm; top: 5mm; width: 30mm", "margin: 4mm 0 0 5mm; width: 30mm")
+    document, _, unfit = fit.fit(page, layouts([]))
+    assert unfit == []
+    (measure,) = fit.measure(document).values()
+    band_content_height = (12 - 1) * 96 / 25.4 - 4 * 96 / 25.4  # the band's content box below the name's top
+    assert measure.lines == 2 and measure.size_pt < 12
+    assert measure.bottom <= band_content_height + fit.SLACK_PX
+
+
 def test_fit_reports_text_that_cannot_fit_at_7pt_with_the_longest_prefix_that_does():
     """One unbreakable word wider than the box at 7 pt: reported, with how many of its characters fit."""
     text = "Hochleistungsaufklärungsgruppenführerin"
