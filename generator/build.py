@@ -13,7 +13,7 @@ from jinja2.utils import concat
 
 from . import __version__, cards, markup
 from .decks import seed_from_bytes
-from .engine import html_to_pdf
+from .engine import html_to_pdf, lay_out
 from .errors import InputProblems, MusterError, Problem, RenderError, UnfitText, UsageError
 from .files import own_folder, write_together
 from .loading import load_file, parse_path
@@ -45,13 +45,18 @@ def load(path: str | Path) -> Scenario:
     return validate(load_file(path))
 
 
-def warnings_of(path: str) -> list[Problem]:
-    """Validate one file (in a limited child: see validate_limited); its warnings, or InputProblems."""
-    return load(path).warnings
+def warnings_of(path: str, card_size: str | None = None) -> list[Problem]:
+    """Validate one file (in a limited child: see validate_limited); its warnings, or InputProblems.
+    With a card size, its names must also fit that size's cards (check_card_fit), as build requires."""
+    scenario = load(path)
+    if card_size is not None:
+        check_card_fit(scenario, card_size)
+    return scenario.warnings
 
 
-def validate_limited(paths: list[str]) -> list[Problem]:
-    """Validate each file in its own limited child, so that no file can cost more than the limits say.
+def validate_limited(paths: list[str], card_size: str | None = None) -> list[Problem]:
+    """Validate each file in its own limited child, so that no file can cost more than the limits say; with a
+    card size, every name must fit that size's cards at 7 pt too.
 
     Every file's problems are collected before InputProblems is raised; returns the files' warnings.
     """
@@ -59,7 +64,7 @@ def validate_limited(paths: list[str]) -> list[Problem]:
     warnings: list[Problem] = []
     for path in paths:
         try:
-            warnings += run_limited(warnings_of, (str(path),), str(path), "validating")
+            warnings += run_limited(warnings_of, (str(path), card_size), str(path), "validating")
         except InputProblems as err:
             problems += err.problems
     if problems:
@@ -121,12 +126,41 @@ def compute(
     pack = {**base, **system.pack(prepared), "reference": system.reference(prepared)}
     if not with_cards:
         return pack, {}
+    return pack, card_sheet(prepared, base, options)
+
+
+def card_sheet(prepared: Prepared, base: dict, options: Options, fronts: list[dict] | None = None) -> dict:
+    """What cards.html prints: the card fronts (every card of the scenario unless given) imposed on sheets."""
+    system = prepared.scenario.system
     layout = options.card_layout()
+    if fronts is None:
+        fronts = system.cards(prepared, options.card_size)
     # every front's foot may name its deck number, so that cards of two printed decks can be sorted apart
-    fronts = [{**front, "deck_number": base["seed"]} for front in system.cards(prepared, options.card_size)]
+    fronts = [{**front, "deck_number": base["seed"]} for front in fronts]
     card_pages = cards.sheets(fronts, system.card_back(prepared), layout, not options.fronts_only)
-    sheet = {**base, "layout": layout, "pages": card_pages, "card_size": options.card_size}
-    return pack, sheet
+    return {**base, "layout": layout, "pages": card_pages, "card_size": options.card_size}
+
+
+def check_card_fit(scenario: Scenario, card_size: str) -> None:
+    """Every name printed on the scenario's cards fits `card_size` at 7 pt, or InputProblems at its key saying the
+    longest that fits: the build's own fitting step (generator/fit.py, in WeasyPrint), so that a file validate
+    passes never fails build for a name. Quick: the fronts alone, one of each set of names a card kind prints
+    (a team's Move and Fire cards print the same names in the same boxes), and no pack."""
+    system = scenario.system
+    check_card_size(system, card_size)
+    options = Options(card_size=card_size, fronts_only=True)
+    prepared = system.prepare(scenario, choose_seed(scenario, None))
+    fronts, seen = [], set()
+    for front in system.cards(prepared, card_size):
+        names = (front["kind"], tuple(sorted((k, str(v)) for k, v in front.items() if k.endswith("_path"))))
+        if names not in seen:
+            seen.add(names)
+            fronts.append(front)
+    html = render_html_cards(scenario, card_sheet(prepared, common_context(prepared, options), options, fronts))
+    _, unfit = lay_out(html, TEMPLATES)
+    names = [text for text in unfit if text.path]  # text from the rule data or Muster is not the file's problem
+    if names:
+        raise unfit_problems(scenario, UnfitText(names), card_size)
 
 
 PACK, CHAPTER, APPENDIX = "pack", "chapter", "appendix"
@@ -216,8 +250,11 @@ def _render_blocks(name: str, blocks: tuple[str, ...], **context) -> dict[str, m
 
 
 def render_html(scenario: Scenario, pack: dict, sheet: dict) -> tuple[str, str]:
-    system_id = scenario.system.id
-    return pack_html(scenario, pack), render("cards.html", card_macros=f"{system_id}/cards.html", **sheet)
+    return pack_html(scenario, pack), render_html_cards(scenario, sheet)
+
+
+def render_html_cards(scenario: Scenario, sheet: dict) -> str:
+    return render("cards.html", card_macros=f"{scenario.system.id}/cards.html", **sheet)
 
 
 def unfit_problems(scenario: Scenario, err: UnfitText, card_size: str) -> MusterError:

@@ -55,17 +55,22 @@ def _offset(text: str) -> tuple[float, float]:
     return (x, y)
 
 
-def _print_options(p: argparse.ArgumentParser) -> None:
+def _card_size_option(group) -> None:
+    """--cards, as build and validate take it: the card size whose names must fit."""
     from .cards import CARD_SIZES
 
-    g = p.add_argument_group("printing")
-    g.add_argument(
+    group.add_argument(
         "--cards",
         dest="card_size",
         choices=list(CARD_SIZES),
         default="poker",
         help="card size: poker 63.5x88.9 mm (default), mini 44x67 mm, tarot 70x120 mm",
     )
+
+
+def _print_options(p: argparse.ArgumentParser) -> None:
+    g = p.add_argument_group("printing")
+    _card_size_option(g)
     g.add_argument("--bleed", action="store_true", help="3 mm bleed and crop marks, for a print shop upload")
     g.add_argument(
         "--duplex", choices=["long", "short"], default="long", help="which edge the printer flips on (default long)"
@@ -125,6 +130,7 @@ def parser() -> argparse.ArgumentParser:
 
     p = sub.add_parser("validate", help="check files and list every problem")
     p.add_argument("files", nargs="+")
+    _card_size_option(p)  # every name must fit this card size at 7 pt, as build checks, so what validates builds
 
     p = sub.add_parser("odds", help="a system's exact odds tables")
     p.add_argument("system")
@@ -259,7 +265,7 @@ def cmd_booklet(args) -> int:
 def cmd_validate(args) -> int:
     from .build import validate_limited
 
-    _print_problems(validate_limited(args.files))
+    _print_problems(validate_limited(args.files, args.card_size))
     print(f"{len(args.files)} file{'s' if len(args.files) != 1 else ''} valid")
     return 0
 

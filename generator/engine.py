@@ -24,6 +24,27 @@ def html_to_pdf(html: str, base: Path, *, tags: bool = True) -> bytes:
     return render_pdf(html, base, tags=tags)[0]
 
 
+def _lay_out(html: str, base: Path, fetcher, tags: bool = True) -> tuple[object, list[fit.Unfit]]:
+    """The laid-out WeasyPrint document, its marked card text fitted (generator/fit.py), and the texts that do not
+    fit even at their smallest size."""
+    import weasyprint
+
+    def layout(text: str):
+        return weasyprint.HTML(string=text, base_url=str(base) + "/", url_fetcher=fetcher).render(pdf_tags=tags)
+
+    if fit.MARK in html:  # card text that must fit its box: measured and shrunk by this same engine
+        laid_out, _, unfit = fit.fit(html, layout)
+        return laid_out, unfit
+    return layout(html), []
+
+
+def lay_out(html: str, base: Path) -> tuple[object, list[fit.Unfit]]:
+    """Lay out HTML as it would print, without writing a PDF: the document (weasyprint.document.Document), with
+    its card text fitted, and the marked texts that cannot fit even at their smallest size. Validation's fit check
+    and the tests that measure a card's layout boxes read it."""
+    return _lay_out(html, base, make_fetcher())
+
+
 def render_pdf(
     html: str,
     base: Path,
@@ -40,7 +61,6 @@ def render_pdf(
     bottom-left) for every internal link, for callers that retarget links after joining PDFs.
     pdf_version "1.4" writes no object streams (the booklet copies a part's objects by their xref offsets).
     """
-    import weasyprint
     from weasyprint.urls import FatalURLFetchingError  # a BaseException, so that WeasyPrint never swallows it
 
     logger = logging.getLogger("weasyprint")
@@ -49,17 +69,9 @@ def render_pdf(
     previous = logger.propagate
     logger.propagate = False
     try:
-        fetcher = make_fetcher()
-
-        def layout(text: str):
-            return weasyprint.HTML(string=text, base_url=str(base) + "/", url_fetcher=fetcher).render(pdf_tags=tags)
-
-        if fit.MARK in html:  # card text that must fit its box: measured and shrunk by this same engine
-            laid_out, html, unfit = fit.fit(html, layout)
-            if unfit:
-                raise UnfitText(unfit)
-        else:
-            laid_out = layout(html)
+        laid_out, unfit = _lay_out(html, base, make_fetcher(), tags)
+        if unfit:
+            raise UnfitText(unfit)
         data = laid_out.write_pdf(pdf_tags=tags, uncompressed_pdf=False, pdf_version=pdf_version)
         pages = len(laid_out.pages)
         if links is not None:

@@ -3,7 +3,8 @@
 A template marks an element that must fit with `data-fit-lines` (the lines it may take; 0 for "as many as its
 box holds"), optionally `data-fit-min` (the smallest size in pt, 7 unless told) and `data-fit-path` (the
 scenario key its text comes from, so that text which cannot fit is reported at its line and column). The box
-is the element's own CSS box: its width, and its height when the CSS fixes one (top and bottom, or height).
+is the element's own CSS box: its width, and its height when the CSS fixes one (top and bottom, or height); when
+the box around it has a fixed height (a card's band), the text must also end inside that box's content.
 
 fit() lays the whole document out once with WeasyPrint, walks every page box's descendants for the marked
 elements, and finds each one whose text runs past its box's width or height or takes more lines than allowed.
@@ -96,20 +97,29 @@ def measure(document) -> dict[int, Measure]:
     from weasyprint.formatting_structure import boxes
 
     found: dict[int, Measure] = {}
-    for page in document.pages:
-        # absolutely placed boxes sit in the tree behind placeholders: descend through them (layout/absolute.py)
-        for box in page._page_box.descendants(placeholders=True):
-            element = box.element
-            if element is None or isinstance(box, (boxes.LineBox, boxes.TextBox)):
-                continue
+
+    def walk(box, parent):
+        box = getattr(box, "_box", box)  # an absolutely placed box stands behind its placeholder (layout/absolute.py)
+        element = box.element
+        if element is not None and not isinstance(box, (boxes.LineBox, boxes.TextBox)):
             ident = element.get("data-fit-id")
-            if ident is None or int(ident) in found or not isinstance(box, boxes.BlockContainerBox):
-                continue
-            found[int(ident)] = _measure_box(box, int(ident), element)
+            if ident is not None and int(ident) not in found and isinstance(box, boxes.BlockContainerBox):
+                found[int(ident)] = _measure_box(box, int(ident), element, parent)
+        if not isinstance(box, boxes.LineBox):  # a marked element is a block: none inside a line
+            for child in getattr(box, "children", ()):
+                walk(child, box)
+
+    for page in document.pages:
+        walk(page._page_box, None)
     return found
 
 
-def _measure_box(box, ident: int, element) -> Measure:
+def _fixed(box) -> bool:
+    """Whether the CSS fixes the box's height (a height, or both top and bottom)."""
+    return box.style["height"] != "auto" or (box.style["top"] != "auto" and box.style["bottom"] != "auto")
+
+
+def _measure_box(box, ident: int, element, parent=None) -> Measure:
     from weasyprint.formatting_structure import boxes
 
     left, top = box.content_box_x(), box.content_box_y()
@@ -127,7 +137,12 @@ def _measure_box(box, ident: int, element) -> Measure:
             text_width += right - start
             bottom = max(bottom, child.position_y + child.height - top)
     lines = count
-    fixed = box.style["height"] != "auto" or (box.style["top"] != "auto" and box.style["bottom"] != "auto")
+    height = box.height if _fixed(box) else None
+    if parent is not None and _fixed(parent) and isinstance(parent, boxes.BlockContainerBox):
+        # the text must also end inside a box of fixed height around it (a name in the card's band): a name that
+        # wraps to a second line shrinks until that line ends above the band's foot, not across it
+        room = parent.content_box_y() + parent.height - top - box.padding_bottom - box.border_bottom_width
+        height = room if height is None else min(height, room)
     return Measure(
         id=ident,
         size_pt=box.style["font_size"] / PX_PER_PT,
@@ -135,7 +150,7 @@ def _measure_box(box, ident: int, element) -> Measure:
         lines_allowed=int(_attr(element, "data-fit-lines", "0")),
         lines=lines,
         box_width=box.width,
-        box_height=box.height if fixed else None,
+        box_height=height,
         widest=widest,
         bottom=bottom,
         text_width=text_width,

@@ -13,6 +13,7 @@ import nh3
 from markdown.extensions import Extension
 from markdown.treeprocessors import Treeprocessor
 
+from .distances import inch_marks
 from .fetcher import PictureRefused, picture_url, read_picture
 
 TAGS = {
@@ -57,24 +58,10 @@ def _keep_attribute(tag: str, attr: str, value: str) -> str | None:
     return value
 
 
-def _inch_marks(line: str) -> str:
-    """A straight " after a figure is an inch mark (6"), printed as a double prime before smarty would curl it into
-    a closing quote; one that closes a quotation ("C4", "3 to 5") stays a quote."""
-    out, quotes = [], 0
-    for i, char in enumerate(line):
-        if char == '"':
-            if i and line[i - 1].isdigit() and quotes % 2 == 0:
-                out.append("\u2033")
-                continue
-            quotes += 1
-        out.append(char)
-    return "".join(out)
-
-
 def _prepare(text: str) -> str:
     # Escape raw HTML before Markdown sees it, so a <script> prints as text and never runs a parser path.
     text = text.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")
-    text = "\n".join(_inch_marks(line) for line in text.split("\n"))
+    text = "\n".join(inch_marks(line) for line in text.split("\n"))  # 6" prints 6″, before smarty curls it
     # Headings in a briefing sit under the pack's own headings: # and ## become level 3.
     return re.sub(r"^#{1,2}(?=\s)", "###", text, flags=re.MULTILINE)
 

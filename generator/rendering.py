@@ -10,6 +10,7 @@ from pathlib import Path
 import jinja2
 import markupsafe
 
+from .distances import distance, inch_marks
 from .markup import inline
 from .tables import frac_str
 
@@ -127,6 +128,8 @@ def environment() -> jinja2.Environment:
         odds_cell=odds_cell,
         markdown=inline,
         heading_stop=heading_stop,
+        distance=distance,
+        inch_marks=inch_marks,
     )
     return env
 

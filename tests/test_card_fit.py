@@ -59,6 +59,34 @@ def test_a_name_too_long_for_the_card_size_is_refused_at_its_line_saying_what_fi
     assert not out.exists() or files_under(out) == []
 
 
+@pytest.mark.parametrize("path", TOO_LONG, ids=[p.stem for p in TOO_LONG])
+def test_validate_refuses_a_name_too_long_for_the_chosen_card_size_as_build_does(path, muster, tmp_path):
+    """`muster validate --cards SIZE` runs build's own fit check (in its limited child): the same problem at the
+    same line and column, exit 1, and without --cards the poker size build defaults to; the file validated
+    clean and then failed build before."""
+    size = header(path, "cards")
+    checked = muster("validate", path, "--cards", size)
+    built = muster("build", path, "--cards", size, "--out", tmp_path / "out")
+    assert checked.code == 1 and "Traceback" not in checked.err, checked.err
+    problem = next(line for line in checked.err.splitlines() if header(path, "expect") in line)
+    assert problem in built.err.splitlines()
+    fits_poker = muster("validate", path)
+    assert fits_poker.code == (1 if size == "poker" else 0), fits_poker.err
+
+
+def test_validate_checks_the_card_size_it_is_given_and_none_without_one():
+    """A name that fits poker but not mini passes at poker and fails at mini; a booklet's planning
+    (validate_limited without a card size) prints no cards, so it lays none out."""
+    from generator.build import validate_limited
+    from generator.errors import InputProblems
+
+    path = DATA / "cards" / "warspike_leader_name_too_long_for_mini.yaml"
+    assert validate_limited([str(path)], "poker") == []
+    assert validate_limited([str(path)]) == []  # no card size: the mini card's problem is not looked for
+    with pytest.raises(InputProblems, match=r"units\[0\]\.leader"):
+        validate_limited([str(path)], "mini")
+
+
 def test_the_poker_default_refuses_a_word_wider_than_the_card():
     """The scenario build with its default card size refuses too (one word cannot wrap)."""
     from generator.errors import InputProblems
@@ -117,6 +145,26 @@ def test_fit_finds_the_size_when_a_word_must_move_down_a_line_before_the_lines_c
     assert unfit == []
     (measure,) = fit.measure(document).values()
     assert measure.fits and measure.lines == 2 and measure.size_pt > 12
+
+
+def test_fit_keeps_a_name_inside_the_fixed_height_of_the_box_around_it():
+    """A name in a band of fixed height: two lines allowed, but at 12 pt they run past the band's foot, so the name
+    shrinks until its second line ends inside the band (WarSpike's wrapped mini names sat on the band's foot)."""
+    page = PAGE.format(lines=2, text="Slingers of the western hills")
+    page = page.replace('<div class="box"', '<div class="band"><div class="box"').replace(
+        "</div></body>", "</div></div></body>"
+    )
+    page = page.replace(
+        ".box {",
+        ".band { position: absolute; left: 0; top: 0; width: 40mm; height: 12mm; padding-bottom: 1mm; box-sizing: border-box }\n.box {",
+    )
+    page = page.replace("position: absolute; left: 5mm; top: 5mm; width: 30mm", "margin: 4mm 0 0 5mm; width: 30mm")
+    document, _, unfit = fit.fit(page, layouts([]))
+    assert unfit == []
+    (measure,) = fit.measure(document).values()
+    band_content_height = (12 - 1) * 96 / 25.4 - 4 * 96 / 25.4  # the band's content box below the name's top
+    assert measure.lines == 2 and measure.size_pt < 12
+    assert measure.bottom <= band_content_height + fit.SLACK_PX
 
 
 def test_fit_reports_text_that_cannot_fit_at_7pt_with_the_longest_prefix_that_does():

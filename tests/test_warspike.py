@@ -83,11 +83,11 @@ def test_block_facts_follow_the_named_leader_and_the_slowest_unit():
     org = organisation_of(sc)
     rows = rows_by_name(sc)
     sec_a = rows["Sec A"]
-    assert (sec_a["follows"], sec_a["mentality"], sec_a["move"], sec_a["slowest"]) == ("A2", "4", '9"', "A2")
+    assert (sec_a["follows"], sec_a["mentality"], sec_a["move"], sec_a["slowest"]) == ("A2", "4", "9\u2033", "A2")
     platoon = rows["Platoon"]
     assert (platoon["leader"], platoon["troops"], platoon["units"]) == ("Lt A", 19, 5)
     assert org.held("B2") == (True, True) and org.held("B1") == (True, False) and org.held("A1") == (False, False)
-    assert rows["B2"]["hold_from_block"] and rows["Loner"]["move"] == '10"'
+    assert rows["B2"]["hold_from_block"] and rows["Loner"]["move"] == "10\u2033"
     assert org.chain("A1") == ["Sec A", "Platoon"]
 
 
@@ -282,7 +282,7 @@ def test_bridge_cards_hold_one_card_per_unit_plus_options_and_markers(built):
     reader = PdfReader(cards)
     assert len(reader.pages) == 6  # 24 cards, 9 a sheet, each sheet followed by its backs
     text = text_of(cards)
-    assert "6 × 1.5" in text and '9"' in text and "Gruppe 1 Trupp A" in text
+    assert "6 × 1.5" in text and "9\u2033" in text and "Gruppe 1 Trupp A" in text
     assert "INSTIGATOR" in text and "RETALIATOR" in text and "SPECIAL" in text
 
 

@@ -6,6 +6,7 @@ from fractions import Fraction
 from functools import cache
 
 from ...dice import Dist, nd
+from ...distances import distance
 from ...tables import Column, Table
 from .models import Rules
 
@@ -153,8 +154,8 @@ def movement_table(rules: Rules) -> Table:
             Column("vehicle", f"Vehicle {movement.vehicle_dice}D6"),
         ],
         rows,
-        note=f'A figure may take {movement.fixed}" without rolling; a roll beats it {beats.numerator}/{beats.denominator} of the time '
-        f'(average {float(infantry.mean()):g}").',
+        note=f"A figure may take {distance(movement.fixed)} without rolling; a roll beats it {beats.numerator}/{beats.denominator} of the time "
+        f"(average {distance(f'{float(infantry.mean()):g}')}).",
         meta={"beats_fixed": f"{beats.numerator}/{beats.denominator}"},
     )
 

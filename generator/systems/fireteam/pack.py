@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from ...distances import distance
 from . import odds
 from .models import Rules
 from .roster import figures
@@ -83,14 +84,14 @@ def _force(rules: Rules, weapons: dict, view, side, prepared) -> dict:
 def _range(weapon) -> str:
     if weapon.range == "LOT":
         return "LOT"
-    return f'{weapon.range}"' if weapon.range else "contact"
+    return distance(weapon.range) if weapon.range else "contact"
 
 
 def _figure_rows(rules: Rules, team, weapons: dict, armour_level: int) -> list[dict]:
     rows = []
     for n, figure in enumerate(figures(team, rules), 1):
         weapon = weapons[figure.weapon]
-        tags = (("MG", weapon.mg), (f'blast {weapon.blast}"', weapon.explosive))
+        tags = (("MG", weapon.mg), (f"blast {distance(weapon.blast)}", weapon.explosive))
         # seed 001: a fighter adds its armour level, and +2 for a pistol, rifle or HTH weapon: one number per figure,
         # so the roster never shows the armour's share and the weapon's share as two different "HTH +" figures
         hth = armour_level + (rules.hth.weapon_bonus if weapon.hth_bonus else 0)

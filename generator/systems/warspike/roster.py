@@ -4,9 +4,10 @@ from __future__ import annotations
 
 from fractions import Fraction
 
+from ...distances import distance
 from ...loading import path_str
 from .organisation import Organisation
-from .scenario import DISTANCE_UNITS, Army
+from .scenario import Army
 from .tree import tree_rows
 
 
@@ -22,7 +23,6 @@ def unit_facts(organisation: Organisation, name: str, distance_unit: str) -> dic
     """One Unit's stats as printed: its Move worked out, its Blocks and its orders."""
     node = organisation.nodes[name]
     unit = node.entry
-    mark, _ = DISTANCE_UNITS[distance_unit]
     move = Fraction(str(unit.stature)) * Fraction(str(unit.move_rate))
     held, inherited = organisation.held(name)
     return {
@@ -31,7 +31,7 @@ def unit_facts(organisation: Organisation, name: str, distance_unit: str) -> dic
         "troops": unit.troops,
         "stature": number(unit.stature),
         "move_rate": number(unit.move_rate),
-        "move": number(move) + mark,
+        "move": distance(number(move), distance_unit),
         "move_value": move,
         "leader": unit.leader or "",
         "mentality": "" if unit.mentality is None else str(unit.mentality),

@@ -4,13 +4,14 @@ from __future__ import annotations
 
 from dataclasses import dataclass, replace
 
+from ...distances import INCH
 from ...models import FromRules, Model, Typed, key
 from ...scenario import NAME_PATTERN
 from ...schema import Bool, Choice, Int, ListOf, Num, Str
 from .models import Rules
 
 # the mark printed after a Move and the unit in words (seed 002 gives no unit: see the rule data's move_distance)
-DISTANCE_UNITS = {"inch": ('"', "inches"), "cm": (" cm", "centimetres")}
+DISTANCE_UNITS = {"inch": (INCH, "inches"), "cm": (" cm", "centimetres")}
 NAME_WORDS = "a name (no control characters, < > { } or \\)"
 
 

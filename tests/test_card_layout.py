@@ -1,0 +1,192 @@
+"""Card faces as a publisher prints them: the band's colour inside the keyline unless the sheet has bleed, every
+text block inside its container with a margin and clear of every other, pictures on the band on their own ground.
+
+The band is read back from the printed PDF (its filled shapes, with pdfplumber); the text blocks from WeasyPrint's
+own layout boxes, laid out as they print (tests/cardboxes.py says how their ink and containers are read). Every
+example of every registered system is checked at every card size its system declares.
+"""
+
+from __future__ import annotations
+
+import html as html_lib
+import io
+import itertools
+import re
+from functools import cache
+
+import pdfplumber
+import pytest
+from cardboxes import GAP_MM, blocks, outside, touching
+from conftest import ROOT, examples_by_system
+from pdfcheck import MM
+
+from generator.build import Options, choose_seed, compute, load, render_html, to_pdf
+from generator.cards import BLEED, CARD_SIZES, layout
+from generator.engine import lay_out
+from generator.rendering import TEMPLATES
+from generator.systems import get, known
+
+EXAMPLES = examples_by_system()
+SIZED = [(name, size) for system in known() for name in EXAMPLES.get(system, []) for size in get(system).card_sizes]
+ONE_PER_SYSTEM = [EXAMPLES[system][0] for system in known() if EXAMPLES.get(system)]
+WHITE = ((1,), (1, 1, 1), [1], [1, 1, 1], (1.0, 1.0, 1.0))
+
+
+def sheet_html(name: str, size: str, bleed: bool = False):
+    scenario = load(ROOT / "scenarios" / f"{name}.yaml")
+    options = Options(card_size=size, bleed=bleed)
+    pack, sheet = compute(scenario, choose_seed(scenario, None), options)
+    return scenario, render_html(scenario, pack, sheet)[1]
+
+
+@cache
+def sheet_pdf(name: str, size: str, bleed: bool) -> bytes:
+    scenario, html = sheet_html(name, size, bleed)
+    return to_pdf(scenario, html, size)
+
+
+def band_fills(name: str, size: str, bleed: bool):
+    """Each front card's trim (pt) and the coloured fills at its top across most of its width: its band's colour."""
+    lay = layout("a4", size, bleed)
+    width, height = CARD_SIZES[size]
+    pdf = pdfplumber.open(io.BytesIO(sheet_pdf(name, size, bleed)))
+    for number in range(0, len(pdf.pages), 2):  # each sheet of fronts, then its backs
+        page = pdf.pages[number]
+        fills = [
+            shape
+            for shape in page.rects + page.curves
+            if shape.get("fill") and shape.get("non_stroking_color") not in WHITE
+        ]
+        for slot in range(lay.per_sheet):
+            x, y = lay.front_slot(slot)
+            trim = (x * MM, y * MM, (x + width) * MM, (y + height) * MM)
+            reach = BLEED * MM + 1
+            mine = [
+                f
+                for f in fills
+                if f["x0"] >= trim[0] - reach
+                and f["x1"] <= trim[2] + reach
+                and trim[1] - reach <= f["top"] <= trim[1] + 4 * MM  # at the card's top
+                and f["bottom"] <= trim[3] + reach
+                and f["width"] >= 0.8 * (trim[2] - trim[0])
+                and 3 * MM <= f["height"] < 0.5 * (trim[3] - trim[1])  # a band: not a rule, nor a whole ground
+            ]
+            yield number + 1, trim, mine
+
+
+@pytest.mark.parametrize("size", ["poker", "mini"])
+@pytest.mark.parametrize("name", ONE_PER_SYSTEM)
+def test_without_bleed_the_bands_colour_stays_a_millimetre_or_more_inside_the_trim(name, size):
+    """Neighbouring cards' bands do not abut, so a cut half a millimetre off shows no sliver of the neighbour's
+    colour, and the keyline shows all round: no band fill comes within 1 mm of the trim (it ran to the trim)."""
+    bands, near = 0, []
+    for number, trim, fills in band_fills(name, size, False):
+        for f in fills:
+            bands += 1
+            gaps = (f["x0"] - trim[0], f["top"] - trim[1], trim[2] - f["x1"])
+            if min(gaps) < 1 * MM:
+                near.append((number, [round(g / MM, 2) for g in gaps]))
+    assert bands, f"no band found on {name}'s {size} cards"
+    assert near == [], near[:6]
+
+
+@pytest.mark.parametrize("name", ONE_PER_SYSTEM)
+def test_with_bleed_every_bands_colour_runs_past_the_trim(name):
+    """--bleed is for a print shop's guillotine: each band's colour runs 2.5 mm or more past the trim on the top
+    and both sides, so a cut a little off shows colour, never white."""
+    bands, short = 0, []
+    for number, trim, fills in band_fills(name, "poker", True):
+        if fills:
+            bands += 1
+            f = max(fills, key=lambda shape: shape["width"])  # the colour's widest reach
+            past = (trim[0] - f["x0"], trim[1] - f["top"], f["x1"] - trim[2])
+            if min(past) < 2.5 * MM:
+                short.append((number, [round(p / MM, 2) for p in past]))
+    assert bands, f"no band found on {name}'s cards"
+    assert short == [], short[:6]
+
+
+@cache
+def card_blocks(name: str, size: str):
+    scenario, html = sheet_html(name, size)
+    document, unfit = lay_out(html, TEMPLATES)
+    assert unfit == []
+    return document, blocks(document)
+
+
+@pytest.mark.parametrize("name,size", SIZED, ids=["-".join(s) for s in SIZED])
+def test_every_text_block_keeps_inside_its_container_and_clear_of_the_others(name, size):
+    """No text touches the edge of what holds it (the band's colour, a frame, a rule, the keyline) or another
+    text of its card: found by a fresh reader as hill-112's numbers on its 'Starts in' line, WarSpike's wrapped
+    mini names on the band's foot, Para Bellum's stress numbers on their cells' lines."""
+    _, found = card_blocks(name, size)
+    assert found, "no text found"
+    bad = [
+        (b.card, b.text[:30], b.container_name, f"{outside(b):.2f} mm too close") for b in found if outside(b) > 0.005
+    ]
+    by_card: dict[str, list] = {}
+    for b in found:
+        by_card.setdefault(b.card, []).append(b)
+    for card, texts in by_card.items():
+        for a, b in itertools.combinations(texts, 2):
+            if touching(a, b, GAP_MM):
+                bad.append((card, a.text[:30], b.text[:30], "touch"))
+    assert bad == [], bad[:10]
+
+
+def pictures_without_ground(document) -> list[str]:
+    """The pictures drawn over a card's band with no white ground of their own (on themselves or a box around)."""
+    from weasyprint.formatting_structure import boxes
+
+    lost: list[str] = []
+
+    def walk(box, grounds: list, band):
+        box = getattr(box, "_box", box)  # an absolutely placed box stands behind its placeholder
+        classes = (box.element.get("class") or "").split() if box.element is not None else []
+        colour = box.style["background_color"]
+        if colour is not None and colour.alpha > 0:
+            grounds = [*grounds, tuple(colour)[:3]]
+        if "trim" in classes:  # a new card: its band, wherever it sits among the card's boxes
+            bands = [b for b in box.descendants() if "band" in (b.element.get("class") or "").split()]
+            band, grounds = (bands[0] if bands else None), []
+        if isinstance(box, boxes.ReplacedBox) and band is not None:
+            if box.position_y < band.position_y + band.height and (1, 1, 1) not in grounds:
+                lost.append(box.element.get("alt"))
+        for child in getattr(box, "children", ()):
+            walk(child, grounds, band)
+
+    for page in document.pages:
+        walk(page._page_box, [], None)
+    return lost
+
+
+@pytest.mark.parametrize("name,size", [("hill-112", "mini"), ("hill-112", "poker"), ("relay-station", "mini")])
+def test_pictures_on_a_band_stand_on_their_own_white_ground(name, size):
+    """A badge or unit marker drawn over the band sits on white, so a frame in the side's colour is not lost on a
+    band of that colour (the mini Morschauser marker's green frame vanished on the green band)."""
+    document, _ = card_blocks(name, size)
+    assert pictures_without_ground(document) == []
+
+
+ALL_EXAMPLES = [name for system in known() for name in EXAMPLES.get(system, [])]
+
+
+@pytest.mark.parametrize("name", ALL_EXAMPLES)
+def test_distances_print_with_a_double_prime_on_the_cards_as_in_the_pack(name):
+    """6″, never 6": one formatter (generator/distances.py) prints every distance, so the cards (which printed
+    straight marks) and the pack (whose Para Bellum and Fireteam tables did too) agree with the pack's notes.
+    Text drawn inside a map (SVG) is the map's own, and left to its tests."""
+    scenario = load(ROOT / "scenarios" / f"{name}.yaml")
+    pack, sheet = compute(scenario, choose_seed(scenario, None), Options())
+    straight, primes = [], 0
+    for document in render_html(scenario, pack, sheet):
+        document = re.sub(r"<(style|script)\b.*?</\1>", "", document, flags=re.S)
+        inner_svg = re.compile(r"<svg\b(?:(?!<svg\b).)*?</svg>", re.S)  # a map's SVG, innermost first
+        while inner_svg.search(document):
+            document = inner_svg.sub("", document)
+        text = html_lib.unescape(re.sub(r"<[^>]*>", " ", document))
+        straight += [text[max(0, m.start() - 30) : m.end()] for m in re.finditer(r'\d"', text)]
+        primes += len(re.findall("\\d\u2033", text))
+    assert straight == [], straight[:6]
+    if scenario.system.id in ("fireteam-tomorrow", "para-bellum"):  # their cards and packs print distances
+        assert primes > 0
