@@ -91,6 +91,71 @@ def test_no_heading_is_stranded_at_a_page_foot_on_letter(built, name):
     assert stranded_headings(pack) == []
 
 
+def headings_at_a_column_foot(pdf_path) -> list[tuple[int, str]]:
+    """Each heading that is the last line of its page or of its column, as (page number, heading): the page's
+    text split at its middle, each half read as a column (a heading at the foot of the quick reference's left
+    column had its section at the head of the right one). A heading whose section ended before it is not
+    stranded: the next page opens with a heading of its rank or higher. The headings' face and size are read
+    from the characters themselves."""
+    stranded = []
+    with pdfplumber.open(pdf_path) as pdf:
+        faces = heading_font(pdf)
+        pages = [(page.width / 2, text_lines(page)) for page in pdf.pages]
+        for number, (middle, lines) in enumerate(pages, 1):
+            following = pages[number][1] if number < len(pages) else []
+            opens = following[0][0] if following and following[0][0]["fontname"] in faces else None
+            for left in (True, False):
+                column = [[w for w in line if (w["x0"] < middle) == left] for line in lines]
+                column = [line for line in column if line]
+                if not column or column[-1][0]["fontname"] not in faces:
+                    continue
+                foot = column[-1][0]
+                if not (opens and opens["size"] >= foot["size"] - 0.5):
+                    stranded.append((number, " ".join(w["text"] for w in column[-1])))
+    return stranded
+
+
+@pytest.mark.parametrize("paper", ["a4", "letter"])
+@pytest.mark.parametrize("name", EXAMPLES)
+def test_no_heading_is_the_last_line_of_a_page_or_column(built, name, paper):
+    """In every example pack on A4 and Letter, no heading ends a page or a column with what it heads after it (the
+    quick reference's sections were floats, which break-after: avoid cannot hold, and left "Recovery" alone at a
+    column's foot)."""
+    pack, _ = built(name) if paper == "a4" else built(name, "--paper", paper)
+    assert headings_at_a_column_foot(pack) == []
+
+
+def test_no_booklet_heading_is_the_last_line_of_a_page_or_column(example_booklet):
+    """The booklet on A4 and Letter: no heading ends a page or a column of any chapter or appendix."""
+    assert headings_at_a_column_foot(example_booklet) == []
+
+
+def misnamed_running_heads(pdf_path) -> list[tuple[int, str, str]]:
+    """Each page whose running head does not name the part its first line belongs to, as (page number, the part,
+    the head): the part whose heading opens the page, else the last part begun on an earlier page."""
+    misnamed = []
+    with pdfplumber.open(pdf_path) as pdf:
+        part = None
+        for number, page in enumerate(pdf.pages, 1):
+            lines = text_lines(page)
+            parts = [" ".join(w["text"] for w in line) for line in lines if line[0]["size"] >= PART_HEADING_SIZE]
+            opening = parts[0] if lines and lines[0][0]["size"] >= PART_HEADING_SIZE else part
+            head = running_head(page)
+            if number > 1 and opening and opening not in head:
+                misnamed.append((number, opening, head))
+            part = parts[-1] if parts else part
+    return misnamed
+
+
+@pytest.mark.parametrize("paper", ["a4", "letter"])
+@pytest.mark.parametrize("name", EXAMPLES)
+def test_a_running_head_names_the_part_its_page_opens_in(built, name, paper):
+    """Every page's running head names the part its first line belongs to (Letter's bridge.pdf page 8 opened with
+    the end of the Odds' hand-to-hand table under the head "Quick reference", the part that began lower down)."""
+    pack, _ = built(name) if paper == "a4" else built(name, "--paper", paper)
+    assert misnamed_running_heads(pack) == []
+
+
 # Where a part may start on an A4 page: from a third of the way down the text area to its foot, every 4 mm, so some
 # start puts a keep (a heading with its first lines, a side of the tracker) across the foot whatever the font
 STARTS_MM = range(90, 262, 4)
@@ -143,37 +208,79 @@ def test_warspike_tracker_keeps_each_side_on_one_page_wherever_it_starts(tmp_pat
     assert split == []
 
 
+def field(item, name: str):
+    """A field of the pack's data, whether the system hands it over as a mapping or as an object."""
+    return item[name] if isinstance(item, dict) else getattr(item, name)
+
+
 def roster_rows(system: str, pack: dict) -> list[tuple[str, str]]:
-    """Each roster row as (its side's name, the words its line starts with): Morschauser's unit codes,
-    WarSpike's Block and Unit names."""
-    if system == "morschauser-modern":
-        return [(force["side"].name, unit["code"]) for force in pack["forces"] for unit in force["units"]]
-    return [(force["side"].name, row["name"]) for force in pack["forces"] for row in force["rows"]]
+    """Each roster row or unit box as (its side's name, the words its line starts with): Morschauser's unit codes,
+    WarSpike's Block and Unit names, Fireteam's team and vehicle names, Para Bellum's unit names."""
+    rows = []
+    for force in pack["forces"]:
+        side = field(force, "side").name
+        if system == "morschauser-modern":
+            rows += [(side, unit["code"]) for unit in force["units"]]
+        elif system == "warspike":
+            rows += [(side, row["name"]) for row in force["rows"]]
+        elif system == "fireteam-tomorrow":
+            rows += [(side, field(unit, "name")) for unit in [*force["teams"], *force["vehicles"]]]
+        else:
+            rows += [(side, field(unit, "name")) for unit in field(force, "units")]
+    return rows
 
 
-@pytest.mark.parametrize("name, system", [("hill-112", "morschauser-modern"), ("warspike-bridge-race", "warspike")])
+def starts(text: str, line: list[dict], start: str) -> bool:
+    """Whether a line of text starts with a roster row's first words."""
+    return line[0]["text"] == start or text.startswith(start + " ")
+
+
+def running_head(page) -> str:
+    """The running head: the words in the page's top margin."""
+    return " ".join(w["text"] for w in page.extract_words() if w["bottom"] < TOP_MARGIN)
+
+
+ROSTERS = [
+    ("bridge", "fireteam-tomorrow"),
+    ("vesta-relay", "para-bellum"),
+    ("hill-112", "morschauser-modern"),
+    ("warspike-bridge-race", "warspike"),
+]
+
+
+@pytest.mark.parametrize("name, system", ROSTERS)
 def test_a_roster_that_runs_onto_a_new_page_says_whose_it_is(tmp_path, name, system):
-    """The rosters printed after blocks of every height: every roster row on every page has its side's name
-    above it on that page (the table's header, repeated on each page, names the side), never a page of rows
-    under no side's name, as Hill 112's page 4 was."""
+    """The rosters printed after blocks of every height, in every system: a page with a roster row or unit under
+    no head of its side says in its running head whose roster goes on ("Hohenstaufen, continued"), and a page
+    names each side once in its text (Fireteam's and Para Bellum's unit boxes went on under no side's name, as
+    Hill 112's page 4 did; Morschauser and WarSpike printed the side's head and, under it, a header row naming
+    the side again)."""
     pdf, pack = part_after_blocks(name, f"{system}/pack.html", "forces", tmp_path)
     rows = roster_rows(system, pack)
     sides = {side for side, _ in rows}
-    nameless = []
+    boxes = system in ("fireteam-tomorrow", "para-bellum")
+    nameless, twice = [], []
     with pdfplumber.open(pdf) as document:
         for number, page in enumerate(document.pages, 1):
-            whose = None  # the side named last on this page
+            head = running_head(page)
+            whose = None  # the side whose head was printed last on this page
+            named = dict.fromkeys(sides, 0)
             for line in text_lines(page):
                 text = " ".join(w["text"] for w in line)
-                named = [side for side in sides if text.startswith(side)]
-                if named:
-                    whose = named[0]
+                row = next((side for side, start in rows if starts(text, line, start)), None)
+                if boxes and "Serif" not in line[0]["fontname"]:
+                    row = None  # a unit box opens with its name in the headings' face; a matchup row names an enemy
+                if row is None:
+                    heads = [side for side in sides if text.startswith(side)]
+                    if heads:
+                        whose = heads[0]
+                        named[whose] += 1
                     continue
-                for side, start in rows:
-                    if (line[0]["text"] == start or text.startswith(start + " ")) and whose != side:
-                        nameless.append((number, text, side, whose))
-                        break
+                if whose != row and f"{row}, continued" not in head:
+                    nameless.append((number, text, row, head))
+            twice += [(number, side) for side, count in named.items() if count > 1]
     assert nameless == []
+    assert twice == []
 
 
 # A page must use at least this share of its text area's height, unless a part that starts a page follows it
@@ -196,6 +303,18 @@ def used_share(page) -> float | None:
     marks = [*page.chars, *page.rects, *page.lines, *page.curves, *page.images]
     lowest = [m["bottom"] for m in marks if m["top"] >= top - 1 and m["bottom"] <= bottom + 1]
     return (max(lowest) - top) / (bottom - top) if lowest else None
+
+
+# A page holding only the end of a part begun on an earlier page holds at least this many lines of text
+LEAST_LINES = 6
+
+
+def tail_lines(page) -> int | None:
+    """How many lines of text the page holds if it opens no part (no part heading on it), else None."""
+    lines = text_lines(page)
+    if any(w["size"] >= PART_HEADING_SIZE for line in lines for w in line):
+        return None
+    return len(lines) or None
 
 
 def page_starts(pdf_path, titles: set[str], booklet: bool) -> set[int]:
@@ -224,11 +343,18 @@ def near_empty_pages(pdf_path, titles: set[str], booklet: bool = False) -> list[
     A part's last page may be short: the page before one that starts a sheet or chapter, and the last page."""
     with pdfplumber.open(pdf_path) as pdf:
         shares = [used_share(page) for page in pdf.pages]
+        tails = [tail_lines(page) for page in pdf.pages]
     starts = page_starts(pdf_path, titles, booklet)
     short = []
     for number, share in enumerate(shares, 1):
         following = next((n for n in range(number + 1, len(shares) + 1) if shares[n - 1] is not None), None)
-        if share is None or following is None or following in starts:
+        if share is None:
+            continue
+        if following is None or following in starts:
+            # a part's last page may be short, but not a page holding only the last few lines of a part begun on
+            # an earlier page (Hill 112's last two notes on a page of their own): those belong on the pages before
+            if tails[number - 1] is not None and tails[number - 1] < LEAST_LINES:
+                short.append((number, f"{tails[number - 1]} lines"))
             continue
         if share < LEAST_USED:
             short.append((number, f"{share:.0%}"))
@@ -263,3 +389,31 @@ def test_no_booklet_page_is_mostly_blank_unless_a_part_ends_on_it(example_bookle
     an appendix's variant section or a sheet may use less than a third of its text area."""
     titles = set().union(*(sheet_titles(name) for name in EXAMPLES))
     assert near_empty_pages(example_booklet, titles, booklet=True) == []
+
+
+# (example, system, part, the table's header line, its heading above it, what a page it runs onto says)
+CONTINUED_TABLES = [
+    ("bridge", "fireteam-tomorrow", "reference", "Weapon Class Level", "Weapons (house table)", "Weapons (continued)"),
+    ("hill-112", "morschauser-modern", "reference", "Type Move Battle Power", "Unit types", "Unit types (continued)"),
+]
+
+
+@pytest.mark.parametrize("name, system, part, header, heading, continued", CONTINUED_TABLES)
+def test_a_table_that_runs_onto_a_new_page_repeats_its_header_and_says_continued(
+    tmp_path, name, system, part, header, heading, continued
+):
+    """The quick reference printed after blocks of every height: wherever its table runs onto a new page, that page
+    repeats the table's header and its running head says which table goes on, "(continued)"."""
+    pdf, _ = part_after_blocks(name, f"{system}/pack.html", part, tmp_path)
+    runs_on, unsaid = 0, []
+    with pdfplumber.open(pdf) as document:
+        for number, page in enumerate(document.pages, 1):
+            texts = [" ".join(w["text"] for w in line) for line in text_lines(page)]
+            at = next((i for i, text in enumerate(texts) if text.startswith(header)), None)
+            if at is None or heading in texts[:at]:
+                continue  # the table does not run onto this page, or begins on it
+            runs_on += 1
+            if continued not in running_head(page):
+                unsaid.append((number, running_head(page)))
+    assert runs_on > 0, "the table never ran onto a new page: the test proves nothing"
+    assert unsaid == []
