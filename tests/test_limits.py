@@ -333,7 +333,8 @@ def test_ctrl_c_inside_code_python_made_with_exec_still_exits_130(tmp_path):
 def test_ctrl_c_early_in_start_up_never_prints_a_traceback_from_muster(command):
     """Real SIGINTs at 0 to 300 ms after the command starts: once any of Muster has run, the answer is one line and
     exit 130. Before that, Python's own start-up (the interpreter and `site`, about 10 to 20 ms) answers as
-    Python does: killed quietly, or a traceback through importlib and site alone, never through Muster."""
+    Python does: killed quietly, or a traceback through importlib and site alone, never through Muster's code past
+    the handler's own first lines (under load a signal can land on the package's line 0, before them)."""
     program = (
         [sys.executable, "-m", "generator"] if command != "muster" else [str(Path(sys.executable).parent / "muster")]
     )
@@ -355,7 +356,10 @@ def test_ctrl_c_early_in_start_up_never_prints_a_traceback_from_muster(command):
         except ProcessLookupError:
             pass
         out, err = process.communicate(timeout=60)
-        assert str(ROOT / "generator") not in err, f"{delay * 1000:g} ms: {err}"
+        ours = {f for f in re.findall(r'File "([^"]+)"', err) if f.startswith(str(ROOT / "generator"))}
+        # The handler is the package's first statements: a signal landing before them (the module's line 0 under
+        # load) is still Python's start-up answering; any later Muster frame is a fault.
+        assert ours <= {str(ROOT / "generator" / "__init__.py")}, f"{delay * 1000:g} ms: {err}"
         if "Traceback" not in err and process.returncode not in (0, -signal.SIGINT):
             assert (process.returncode, err) == (130, INTERRUPTED + "\n"), f"{delay * 1000:g} ms"
 
