@@ -265,12 +265,13 @@ def unfit_problems(scenario: Scenario, err: UnfitText, card_size: str) -> Muster
         if not unfit.path:
             others.append(f"{unfit.text!r} does not fit {card} even at {unfit.min_pt:g} pt")
             continue
-        longest = unfit.text[: unfit.longest]
+        longest = unfit.text[: unfit.longest].rstrip()  # what fits, without the space a cut may end on
+        larger = " or print larger cards (--cards tarot)" if card_size in ("mini", "poker") else ""
         problems.append(
             scenario.doc.problem(
                 parse_path(unfit.path),
                 f"{unfit.text!r} does not fit {card} even at {unfit.min_pt:g} pt; the longest that fits is "
-                f"{unfit.longest} characters ({longest!r}): shorten it",
+                f"{len(longest)} characters ({longest!r}): shorten it{larger}",
             )
         )
     if others:

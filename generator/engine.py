@@ -69,7 +69,8 @@ def render_pdf(
     previous = logger.propagate
     logger.propagate = False
     try:
-        laid_out, unfit = _lay_out(html, base, make_fetcher(), tags)
+        fetcher = make_fetcher()
+        laid_out, unfit = _lay_out(html, base, fetcher, tags)
         if unfit:
             raise UnfitText(unfit)
         data = laid_out.write_pdf(pdf_tags=tags, uncompressed_pdf=False, pdf_version=pdf_version)

@@ -222,20 +222,30 @@ def fit(html: str, layout: Callable[[str], object]) -> tuple[object, str, list[U
 
 
 def _longest_prefixes(html: str, unfit: list[Measure], layout) -> list[Unfit]:
-    """For each unfit text from the scenario, the longest prefix that fits at the smallest size: a binary search,
-    every text's next guess in the same layout of the same boxes."""
+    """For each unfit text from the scenario, the longest prefix that fits at the smallest size.
+
+    Texts are taken in document order, each with the texts before it already cut to what fits: a side name that
+    runs onto a second line pushes the team name under it out of the band, and that team name is no fault of its
+    own (cut to the side name's longest, it fits, and is not reported). Each search is a binary search of layouts.
+    """
     texts = _texts(html, {m.id for m in unfit})
-    low = {i: 0 for i, (path, _) in texts.items() if path}  # fits (the empty text)
-    high = {i: len(texts[i][1]) for i in low}  # does not fit (the whole text)
-    while any(high[i] - low[i] > 1 for i in low):
-        guess = {i: (low[i] + high[i]) // 2 for i in low if high[i] - low[i] > 1}
-        measures = measure(layout(_with_prefixes(html, guess)))
-        for i, n in guess.items():
-            if measures[i].fits:
-                low[i] = n
-            else:
-                high[i] = n
     by_id = {m.id: m for m in unfit}
-    return [
-        Unfit(texts[i][0] if i in texts else "", by_id[i].text, by_id[i].min_pt, low.get(i, -1)) for i in sorted(by_id)
-    ]
+    cut: dict[int, int] = {}  # the earlier unfit texts, cut to their longest that fits
+    reported = []
+    for i in sorted(by_id):
+        if i not in texts or not texts[i][0]:  # text from elsewhere than the scenario: reported as it is
+            reported.append(Unfit(texts[i][0] if i in texts else "", by_id[i].text, by_id[i].min_pt, -1))
+            continue
+        path, text = texts[i]
+        if cut and measure(layout(_with_prefixes(html, cut)))[i].fits:
+            continue  # it only overflowed because a text before it did
+        low, high = 0, len(text)  # the empty text fits; the whole text does not
+        while high - low > 1:
+            guess = (low + high) // 2
+            if measure(layout(_with_prefixes(html, {**cut, i: guess})))[i].fits:
+                low = guess
+            else:
+                high = guess
+        cut[i] = low
+        reported.append(Unfit(path, by_id[i].text, by_id[i].min_pt, low))
+    return reported

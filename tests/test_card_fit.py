@@ -74,6 +74,19 @@ def test_validate_refuses_a_name_too_long_for_the_chosen_card_size_as_build_does
     assert fits_poker.code == (1 if size == "poker" else 0), fits_poker.err
 
 
+def test_a_name_pushed_out_of_the_band_by_a_name_above_it_is_not_blamed(muster):
+    """A side name too long for a mini card's band runs onto a second line and pushes the team name under it out
+    of the band: only the side name is reported (the team name was reported too, with a 'longest that fits' that
+    moved each time it was followed). What fits is quoted without the space a cut ends on, and counted as quoted."""
+    path = DATA / "side_name_pushes_team_name_out_of_band.yaml"
+    checked = muster("validate", path, "--cards", "mini")
+    assert checked.code == 1, checked.err
+    (line,) = [text for text in checked.err.splitlines() if "does not fit" in text]
+    assert ": sides[1].name: " in line
+    count, quoted = re.search(r"the longest that fits is (\d+) characters \('([^']*)'\)", line).groups()
+    assert quoted == quoted.rstrip() and int(count) == len(quoted)
+
+
 def test_validate_checks_the_card_size_it_is_given_and_none_without_one():
     """A name that fits poker but not mini passes at poker and fails at mini; a booklet's planning
     (validate_limited without a card size) prints no cards, so it lays none out."""
