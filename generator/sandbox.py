@@ -68,7 +68,11 @@ def _limit_self(seconds: float, memory_mb: int) -> None:
         import resource
     except ImportError:  # not POSIX: the parent's wall clock still holds
         return
-    limit = memory_mb * 1024 * 1024
+    # the limit is what the build may add to what the child inherits at fork: a warm parent (a test run, a booklet)
+    # may already map more than the whole limit, and counting it failed small builds "past 2048 MiB"
+    global _BASE_KB
+    _BASE_KB = _vm_kb("VmSize")
+    limit = (_BASE_KB + memory_mb * 1024) * 1024
     resource.setrlimit(resource.RLIMIT_AS, (limit, limit))
     # a backstop for an orphan whose parent was killed: CPU seconds can only run out
     limit_cpu = int(seconds) + 5
@@ -81,15 +85,23 @@ def _limit_self(seconds: float, memory_mb: int) -> None:
         pass
 
 
+_BASE_KB = 0  # the child's address space at fork, in KiB (set by _limit_self)
+
+
+def _vm_kb(field: str) -> int:
+    """A VmSize/VmPeak figure of this process in KiB (0 where /proc cannot tell)."""
+    try:
+        with open("/proc/self/status") as status:
+            return next(int(line.split()[1]) for line in status if line.startswith(field + ":"))
+    except (OSError, StopIteration, ValueError, IndexError):
+        return 0
+
+
 def _near(memory_mb: int) -> bool:
     """Whether this process's address space came within a tenth of the limit: a C library failing to allocate
     there may raise anything (SystemError: error return without exception set), and it means the limit."""
-    try:
-        with open("/proc/self/status") as status:
-            peak_kb = next(int(line.split()[1]) for line in status if line.startswith("VmPeak:"))
-    except (OSError, StopIteration, ValueError, IndexError):
-        return False
-    return peak_kb >= memory_mb * 1024 * 0.9
+    peak_kb = _vm_kb("VmPeak")
+    return bool(peak_kb) and peak_kb - _BASE_KB >= memory_mb * 1024 * 0.9
 
 
 def _limited_child(conn, function: Callable, args: tuple, seconds: float, memory_mb: int) -> None:

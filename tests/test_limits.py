@@ -381,3 +381,23 @@ def test_statistics_are_written_where_muster_stats_says(muster, tmp_path, monkey
     result = muster("booklet", SCENARIOS / "warspike-hold-the-ford.yaml", "--out", tmp_path / "club.pdf", "--no-cache")
     assert result.code == 0, result.err
     assert "rendered" in json.loads(target.read_text())
+
+
+def _small_work() -> int:
+    return len(bytearray(32 * 1024 * 1024))  # 32 MiB: well inside the limit
+
+
+def test_the_memory_limit_counts_what_the_build_adds_not_what_its_parent_maps(monkeypatch):
+    """A limited child forked from a warm process that already maps more than the whole limit (the test run itself
+    grew past 2 GiB; a booklet's parent grows with its chapters) still builds: the limit is what the child may add.
+    The clean-clone suite failed eight small builds 'past 2048 MiB' before."""
+    import mmap
+
+    from generator import sandbox
+
+    monkeypatch.setenv("MUSTER_RENDER_MEMORY_MB", "256")
+    reserved = mmap.mmap(-1, 1024**3)  # 1 GiB mapped, never touched: address space, not memory
+    try:
+        assert sandbox.run_limited(_small_work, (), "small.yaml") == 32 * 1024 * 1024
+    finally:
+        reserved.close()
