@@ -70,8 +70,8 @@ def _limit_self(seconds: float, memory_mb: int) -> None:
         return
     # the limit is what the build may add to what the child inherits at fork: a warm parent (a test run, a booklet)
     # may already map more than the whole limit, and counting it failed small builds "past 2048 MiB"
-    global _BASE_KB
-    _BASE_KB = _vm_kb("VmSize")
+    global _BASE_KB, _BASE_PEAK_KB
+    _BASE_KB, _BASE_PEAK_KB = _vm_kb("VmSize"), _vm_kb("VmPeak")
     limit = (_BASE_KB + memory_mb * 1024) * 1024
     resource.setrlimit(resource.RLIMIT_AS, (limit, limit))
     # a backstop for an orphan whose parent was killed: CPU seconds can only run out
@@ -85,7 +85,8 @@ def _limit_self(seconds: float, memory_mb: int) -> None:
         pass
 
 
-_BASE_KB = 0  # the child's address space at fork, in KiB (set by _limit_self)
+# the child's address space at fork and the peak it inherits with it, in KiB (set by _limit_self)
+_BASE_KB = _BASE_PEAK_KB = 0
 
 
 def _vm_kb(field: str) -> int:
@@ -100,8 +101,8 @@ def _vm_kb(field: str) -> int:
 def _near(memory_mb: int) -> bool:
     """Whether this process's address space came within a tenth of the limit: a C library failing to allocate
     there may raise anything (SystemError: error return without exception set), and it means the limit."""
-    peak_kb = _vm_kb("VmPeak")
-    return bool(peak_kb) and peak_kb - _BASE_KB >= memory_mb * 1024 * 0.9
+    peak_kb = _vm_kb("VmPeak")  # a forked child inherits its parent's peak: only a new one is this build's
+    return peak_kb > _BASE_PEAK_KB and peak_kb - _BASE_KB >= memory_mb * 1024 * 0.9
 
 
 def _limited_child(conn, function: Callable, args: tuple, seconds: float, memory_mb: int) -> None:
