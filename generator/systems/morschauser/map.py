@@ -362,12 +362,9 @@ class GridMap:
         x, y, _ = spot
         fs = self.text_size(CODE_SIZE)
         size = Label(code, fs, (x, y), [], bold=True, padding=fs * 0.2).box_at(0, 0)
-        inset = 0.3
-        left, top = col * self.S + inset + size.width / 2, row * self.S + inset + size.height / 2
-        right, bottom = (col + 1) * self.S - inset - size.width / 2, (row + 1) * self.S - inset - size.height / 2
-        middle, centre = self.centre(col, row)
-        spots = [(left, bottom), (right, bottom), (right, top), (left, top), (middle, bottom), (middle, top)]
-        spots += [(left, centre), (right, centre)]
+        at = self._inner_spots(col, row, size)
+        spots = [at[k] for k in ("left bottom", "right bottom", "right top", "left top", "middle bottom")]
+        spots += [at[k] for k in ("middle top", "left centre", "right centre")]
         # outside the square, spots that lie in one square (the leader shows whose code it is) before those
         # across a grid line
         outside = around(x, y, size.width, size.height, self.S * 0.3, steps=4)[1:]
@@ -375,6 +372,14 @@ class GridMap:
         square = Box(col * self.S, row * self.S, (col + 1) * self.S, (row + 1) * self.S)
         marker = Box.centred(x, y, MARKER_W, MARKER_H)
         return Label(code, fs, (x, y), spots, True, fs * 0.2, "code", ignore=(BUILDING,), home=square, source=marker)
+
+    def _inner_spots(self, col: int, row: int, size: Box, inset: float = 0.3) -> dict[str, tuple[float, float]]:
+        """Centres for a box of `size` inside a square, `inset` from its edges: 'left bottom', 'middle top', ...
+        (the spots a code or a level mark tries, each in its own order)."""
+        xs = {"left": col * self.S + inset + size.width / 2, "right": (col + 1) * self.S - inset - size.width / 2}
+        ys = {"top": row * self.S + inset + size.height / 2, "bottom": (row + 1) * self.S - inset - size.height / 2}
+        xs["middle"], ys["centre"] = self.centre(col, row)
+        return {f"{h} {v}": (x, y) for h, x in xs.items() for v, y in ys.items()}
 
     def _in_one_square(self, box: Box) -> bool:
         return math.floor(box.left / self.S) == math.floor(box.right / self.S) and math.floor(
@@ -386,11 +391,9 @@ class GridMap:
         fs = self.text_size(1.7)
         mark = f"\u25b2{level}"
         size = Label(mark, fs, (0, 0), [], bold=True, padding=fs * 0.2).box_at(0, 0)
-        right, bottom = (col + 1) * self.S - 0.3 - size.width / 2, (row + 1) * self.S - 0.3 - size.height / 2
-        left, top = col * self.S + 0.3 + size.width / 2, row * self.S + 0.3 + size.height / 2
-        middle, centre = self.centre(col, row)
-        spots = [(right, bottom), (right, top), (left, top), (left, bottom), (middle, bottom), (right, centre)]
-        spots += [(left, centre), (middle, top)]
+        at = self._inner_spots(col, row, size)
+        spots = [at[k] for k in ("right bottom", "right top", "left top", "left bottom", "middle bottom")]
+        spots += [at[k] for k in ("right centre", "left centre", "middle top")]
         return Label(mark, fs, self.centre(col, row), spots, True, fs * 0.2, "level", ignore=(BUILDING,), reach=self.S)
 
     def place_labels(self) -> list:
