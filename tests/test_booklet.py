@@ -155,11 +155,22 @@ def test_cache_reuses_chapters_and_rerenders_only_a_changed_one(muster, season, 
 
 
 def test_booklet_workers_render_under_the_memory_limit(muster, tmp_path, monkeypatch):
-    """A booklet part that passes MUSTER_RENDER_MEMORY_MB fails the booklet with that setting named, writing nothing."""
+    """A booklet part that passes MUSTER_RENDER_MEMORY_MB fails the booklet with that setting named, writing nothing.
+    The limit is what a part adds to what it inherits at fork, so the part here asks for more than the limit
+    itself (a valid scenario needs far less; the limit is for hostile ones, tests/test_limits.py)."""
+    from generator.booklet import parts
+
+    render_pdf = parts.render_pdf
+
+    def greedy(*args, **kwargs):
+        hoard = bytearray(200 * 1024 * 1024)  # past the 128 MiB limit below
+        return render_pdf(*args, **kwargs) if hoard else None
+
+    monkeypatch.setattr(parts, "render_pdf", greedy)  # the forked workers inherit it
     monkeypatch.setenv("MUSTER_RENDER_MEMORY_MB", "128")  # the floor: below it is a usage error
     out = tmp_path / "booklet.pdf"
     result = muster("booklet", SCENARIOS / "bridge.yaml", "--out", out, "--no-cache")
-    assert result.code == 1
+    assert result.code == 1, result.err
     assert "MUSTER_RENDER_MEMORY_MB" in result.err and "bridge.yaml" in result.err
     assert not out.exists()
 
