@@ -18,7 +18,9 @@ def main():
     pages = range(len(pdf))
     if args.pages:
         a, _, b = args.pages.partition("-")
-        pages = range(int(a) - 1, int(b or a))
+        pages = range(int(a) - 1, min(int(b or a), len(pdf)))
+        if not pages:
+            raise SystemExit(f"{args.pdf} has {len(pdf)} pages; --pages {args.pages} names none of them")
     imgs = [pdf[i].render(scale=args.dpi / 72).to_pil() for i in pages]
     w = max(i.width for i in imgs)
     h = max(i.height for i in imgs)
