@@ -7,7 +7,7 @@ INTERRUPTED = "muster: interrupted; nothing half-written was left"
 
 
 def interrupted(signum, frame) -> None:
-    """Ctrl-C outside main()'s own handling (starting, importing, exiting): one line and exit 130, never a traceback.
+    """Ctrl-C before main()'s own handling (starting, importing): one line and exit 130, never a traceback.
 
     No PDF is half-written then: writes happen inside main(), where Ctrl-C raises KeyboardInterrupt instead;
     the limited children die with this process (PR_SET_PDEATHSIG).

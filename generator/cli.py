@@ -12,7 +12,7 @@ import traceback
 from pathlib import Path
 
 # Ctrl-C before main() runs is answered by generator/__init__.py's handler, installed before this module loads.
-from . import INTERRUPTED, __version__, interrupted, systems
+from . import INTERRUPTED, __version__, systems
 from .errors import InputProblems, MusterError, Problem, UsageError
 from .tables import Table
 
@@ -390,7 +390,6 @@ def run() -> None:
     except KeyboardInterrupt:  # Ctrl-C while main() was reporting another error
         status = 130
         print(INTERRUPTED, file=sys.stderr)
-    signal.signal(signal.SIGINT, interrupted)  # a Ctrl-C while Python shuts down is reported the same way
     if status == 130:
         # Run with -m, CPython ends by killing itself with SIGINT (exit status -2, not 130) once a KeyboardInterrupt
         # has passed out of exec()'d code, caught or not (a dataclass or namedtuple being made as a module loads):
@@ -402,6 +401,11 @@ def run() -> None:
             except (OSError, ValueError):
                 pass
         os._exit(130)
+    # The command has finished: its files are written (or refused whole) and its status is known, so a Ctrl-C now
+    # changes nothing. Ignored, not handled: before tearing modules down Python puts back the default action for
+    # every handler it replaced (a signal then killed the process, status -2 and no line, after a complete
+    # build), but leaves an ignored signal ignored.
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
     sys.exit(status)
 
 

@@ -401,3 +401,24 @@ def test_the_memory_limit_counts_what_the_build_adds_not_what_its_parent_maps(mo
         assert sandbox.run_limited(_small_work, (), "small.yaml") == 32 * 1024 * 1024
     finally:
         reserved.close()
+
+
+@pytest.mark.parametrize("when", ["atexit", "teardown"])
+def test_ctrl_c_after_the_command_has_finished_keeps_its_status(tmp_path, when):
+    """A Ctrl-C that lands once the command has finished (its files written, its status known) while Python shuts
+    down changes nothing: the command ends with its own status and says nothing more. Python puts back the default
+    action for the handlers it replaced before tearing modules down, so a signal there killed the process
+    (status -2, no line) after a complete build; one in an exit function said "interrupted" with 130."""
+    site = tmp_path / "site"
+    site.mkdir()
+    (site / "sitecustomize.py").write_text((DATA / "sigint_at_exit.py").read_text())
+    done = subprocess.run(
+        [sys.executable, "-m", "generator", "systems"],
+        cwd=ROOT,
+        env={**os.environ, "PYTHONPATH": f"{site}{os.pathsep}{ROOT}", "MUSTER_TEST_SIGINT_EXIT": when},
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+    assert (done.returncode, done.stderr) == (0, "")
+    assert "fireteam-tomorrow" in done.stdout
