@@ -20,6 +20,7 @@ ASCENT, DESCENT = 0.72, 0.22  # em: the ink above and below the baseline in the 
 EDGE_MM = 0.5  # mm of colour or paper between text and a band's edge or the keyline: a reader sees a margin
 FRAME_MM = 0.2  # mm between text and a frame or rule drawn around or across it: the two never touch
 GAP_MM = 0.2  # mm between the inks of two text blocks of one card
+PICTURE_MM = 1.0  # mm between text and a picture (a badge's white disc, a marker) on its card
 
 
 @dataclass
@@ -140,6 +141,29 @@ def blocks(document) -> list[Block]:
 
     for number, page in enumerate(document.pages, 1):
         walk(page._page_box, [], f"page {number}")
+    return found
+
+
+def pictures(document) -> list[Block]:
+    """Every picture of every card (a badge, a unit's marker), as a block whose ink is its whole box: a badge's
+    white ground is its padding, which a reader sees as the badge's edge."""
+    from weasyprint.formatting_structure import boxes
+
+    found: list[Block] = []
+
+    def walk(box, card: str):
+        box = getattr(box, "_box", box)  # an absolutely placed box stands behind its placeholder
+        if "trim" in _classes(box):
+            card = f"{card} card at {box.position_x / PX_PER_MM:.0f},{box.position_y / PX_PER_MM:.0f} mm"
+        if isinstance(box, boxes.ReplacedBox):
+            x, y = box.border_box_x(), box.border_box_y()
+            rect = (x, y, x + box.border_width(), y + box.border_height())
+            found.append(Block(card, f"picture {box.element.get('alt') or ''}".strip(), rect, rect, "picture"))
+        for child in getattr(box, "children", []):
+            walk(child, card)
+
+    for number, page in enumerate(document.pages, 1):
+        walk(page._page_box, f"page {number}")
     return found
 
 

@@ -16,7 +16,7 @@ from functools import cache
 
 import pdfplumber
 import pytest
-from cardboxes import GAP_MM, blocks, outside, touching
+from cardboxes import GAP_MM, PICTURE_MM, blocks, outside, pictures, touching
 from conftest import ROOT, examples_by_system
 from pdfcheck import MM
 
@@ -132,6 +132,46 @@ def test_every_text_block_keeps_inside_its_container_and_clear_of_the_others(nam
             if touching(a, b, GAP_MM):
                 bad.append((card, a.text[:30], b.text[:30], "touch"))
     assert bad == [], bad[:10]
+
+
+ALL_EXAMPLES_WITH_CARDS = sorted({name for name, _ in SIZED})
+
+
+@pytest.mark.parametrize("name,size", SIZED, ids=["-".join(s) for s in SIZED])
+def test_every_text_block_keeps_clear_of_the_cards_pictures(name, size):
+    """No text comes within half a millimetre of a badge or marker on its card: a fresh reader found relay-station's
+    mini 'Warthog armoured car' 0.4 mm from its side's badge."""
+    document, found = card_blocks(name, size)
+    drawn = pictures(document)
+    assert drawn, "no picture found"
+    bad = [
+        (text.card, text.text[:30], picture.text)
+        for picture in drawn
+        for text in found
+        if text.card == picture.card and touching(text, picture, PICTURE_MM)
+    ]
+    assert bad == [], bad[:10]
+
+
+def _labels(name: str, size: str) -> tuple[set[str], set[bool]]:
+    """The words of a sheet's labels (table headers and the side's line), case-folded, and whether each side line
+    prints in capitals."""
+    _, found = card_blocks(name, size)
+    sides = [b for b in found if b.owner is not None and "side" in (b.owner.get("class") or "").split()]
+    labels = sides + [b for b in found if b.owner is not None and b.owner.tag == "th"]
+    words = {word.casefold() for b in labels for word in re.findall(r"[^\W\d]+", b.text)}
+    return words, {b.text == b.text.upper() for b in sides}
+
+
+@pytest.mark.parametrize("name", ALL_EXAMPLES_WITH_CARDS)
+def test_a_cards_labels_are_the_same_words_in_the_same_style_at_every_size(name):
+    """A label says the same at every size: a fresh reader found mini Morschauser cards saying "POWER" where poker
+    said "BATTLE POWER", and the side's name in capitals on poker but in mixed case on mini cards."""
+    sizes = [size for n, size in SIZED if n == name]
+    seen = {size: _labels(name, size) for size in sizes}
+    every = set().union(*(words for words, _ in seen.values()))
+    assert {size: sorted(every - words) for size, (words, _) in seen.items()} == {size: [] for size in sizes}
+    assert {size: capitals for size, (_, capitals) in seen.items()} == {size: {True} for size in sizes}
 
 
 def pictures_without_ground(document) -> list[str]:
