@@ -395,25 +395,63 @@ def test_no_booklet_page_is_mostly_blank_unless_a_part_ends_on_it(example_bookle
 CONTINUED_TABLES = [
     ("bridge", "fireteam-tomorrow", "reference", "Weapon Class Level", "Weapons (house table)", "Weapons (continued)"),
     ("hill-112", "morschauser-modern", "reference", "Type Move Battle Power", "Unit types", "Unit types (continued)"),
+    ("hill-112", "morschauser-modern", "schedule", "# Turn", "Activation schedule", "Activation schedule (continued)"),
+    ("bridge", "fireteam-tomorrow", "runsheet", "# Pass", "Deck run-sheet", "Deck run-sheet (continued)"),
+    ("warspike-hold-the-ford", "warspike", "tracker", "Turn 1 ", "Turn tracker", "Turn tracker (continued)"),
 ]
+# where a block goes inside a part that starts a page of its own (part_after_blocks' `within`)
+WITHIN = {"runsheet": '<div class="runsheet-block"', "tracker": '<table class="ws-tracker'}
 
 
 @pytest.mark.parametrize("name, system, part, header, heading, continued", CONTINUED_TABLES)
 def test_a_table_that_runs_onto_a_new_page_repeats_its_header_and_says_continued(
     tmp_path, name, system, part, header, heading, continued
 ):
-    """The quick reference printed after blocks of every height: wherever its table runs onto a new page, that page
-    repeats the table's header and its running head says which table goes on, "(continued)"."""
-    pdf, _ = part_after_blocks(name, f"{system}/pack.html", part, tmp_path)
-    runs_on, unsaid = 0, []
+    """Parts printed after blocks of every height: wherever a table runs onto a new page, that page repeats the
+    table's header and its running head says which table goes on, "(continued)" (a fresh reader found Hill 112's
+    activation schedule and WarSpike's turn tracker going on with no such word)."""
+    pdf, _ = part_after_blocks(name, f"{system}/pack.html", part, tmp_path, within=WITHIN.get(part, ""))
+    runs_on, unsaid, begun = 0, [], False
     with pdfplumber.open(pdf) as document:
         for number, page in enumerate(document.pages, 1):
             texts = [" ".join(w["text"] for w in line) for line in text_lines(page)]
             at = next((i for i, text in enumerate(texts) if text.startswith(header)), None)
-            if at is None or heading in texts[:at]:
-                continue  # the table does not run onto this page, or begins on it
-            runs_on += 1
-            if continued not in running_head(page):
-                unsaid.append((number, running_head(page)))
+            if heading in texts[: len(texts) if at is None else at]:
+                begun = False  # a new trial: its part's heading
+            if at is None:
+                continue  # the table does not run onto this page
+            if begun:  # the table began on an earlier page: this page goes on with it
+                runs_on += 1
+                if continued not in running_head(page):
+                    unsaid.append((number, running_head(page)))
+            begun = True
     assert runs_on > 0, "the table never ran onto a new page: the test proves nothing"
     assert unsaid == []
+
+
+@pytest.mark.parametrize("name", EXAMPLES)
+def test_every_table_header_says_whose_table_goes_on(name):
+    """Every table's header names its table, its part or its side (data-table, data-part, data-side), so any table
+    that runs onto a new page says so in the running head: the mechanism holds for every table, not a list."""
+    scenario = load(SCENARIOS / f"{name}.yaml")
+    pack, _ = compute(scenario, choose_seed(scenario, None), Options(), with_cards=False)
+    heads = re.findall(r"<thead[^>]*>", pack_html(scenario, pack))
+    assert heads, "no table header found"
+    assert [head for head in heads if not re.search(r"data-(table|part|side)=\"[^\"]+\"", head)] == []
+
+
+def test_a_page_that_prints_a_dagger_prints_its_key(tmp_path):
+    """Hill 112's activation schedule marks with a dagger the units that may fire; printed after blocks of every
+    height, every page showing a dagger also shows what it means (the key printed only at the schedule's end, so
+    a reader of its first page could not know)."""
+    pdf, _ = part_after_blocks("hill-112", "morschauser-modern/pack.html", "schedule", tmp_path)
+    pages, keyless = 0, []
+    with pdfplumber.open(pdf) as document:
+        for number, page in enumerate(document.pages, 1):
+            text = page.extract_text() or ""
+            if "\u2020" in text:
+                pages += 1
+                if "\u2020 may fire in the Artillery Fire Phase" not in text:
+                    keyless.append(number)
+    assert pages > 0
+    assert keyless == []

@@ -59,6 +59,7 @@ def pack(prepared, tables: list, powers: range, leaves_out: frozenset[str]) -> d
         ],
         "schedule": schedule,
         "unit_count": len(prepared.roster),
+        "any_fires": any(row["fires"] for row in prepared.roster),  # the schedule's header keys its dagger
         "odds": odds,
         "battle_powers": list(powers),
         "battle_matrix": matrix,
