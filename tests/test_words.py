@@ -45,6 +45,16 @@ def test_no_pack_prints_a_command_a_key_or_the_word_seed(name, built):
 
 
 @pytest.mark.parametrize("name", EXAMPLES)
+def test_no_pack_points_to_another_part_by_where_it_falls_on_paper(name, built):
+    """A pack names the part it points to, never "below" or "above": Hill 112's cover said its tiles were "drawn in
+    advance below" though the schedule was three pages on; and a deck number never breaks from its words."""
+    text = _text(built(name)[0])
+    pointing = re.findall(r".{0,40}\b(?:drawn|printed|shown|listed|given|see)\b[a-z ]{0,12}\b(?:below|above)\b", text)
+    assert pointing == []
+    assert not re.search(r"from deck(?: number)?\n", text), "a deck number broke from its words in a sentence"
+
+
+@pytest.mark.parametrize("name", EXAMPLES)
 def test_no_odds_print_a_certainty_as_a_fraction(name, built):
     """No '0/1' or '1/1' (nor '0% 0/1', '100% 1/1') anywhere in a pack; certainties read 'never' and 'always'."""
     text = _text(built(name)[0])
