@@ -147,12 +147,58 @@ class Note(Model):
     note: str = note_key()
 
 
+_LINE_TEXT = Str(600)
+_APPLIED_LINE = Record(
+    [
+        Key("text", _LINE_TEXT, "The rule, in a sentence or two."),
+        Key(
+            "applies_to",
+            ListOf(Str(80), min=1, max=12),
+            "What it is a rule for: names the system's rule data gives (a unit type, weapon, terrain kind, "
+            "variant...). It prints only for a scenario that fields or plays one of them.",
+        ),
+    ]
+)
+
+
+@dataclasses.dataclass
+class ReferenceLine(Spec):
+    """A line of the quick reference: a rule as text, or `{text, applies_to}` for a rule about something a
+    scenario may not field (a river, poor quality, a variant), which then prints only where it is in play."""
+
+    def expected(self):
+        return "a line of text, or a mapping of text and applies_to"
+
+    def check(self, value, path, checker):
+        if isinstance(value, str):
+            return _LINE_TEXT.check(value, path, checker)
+        return _APPLIED_LINE.check(value, path, checker)
+
+    def json_schema(self):
+        return {"anyOf": [_LINE_TEXT.json_schema(), _APPLIED_LINE.json_schema()]}
+
+
+def line_text(line: str | dict) -> str:
+    """A reference line's text, whether written plain or with what it applies to."""
+    return line if isinstance(line, str) else line["text"]
+
+
+def line_applies(line: str | dict, leave_out: frozenset[str]) -> bool:
+    """Whether a reference line prints: a plain line always; one with `applies_to` unless all it names is left
+    out (not fielded)."""
+    return isinstance(line, str) or not all(name in leave_out for name in line["applies_to"])
+
+
 @dataclasses.dataclass(frozen=True)
 class ReferenceSection(Model):
     """A section of the quick-reference sheet: its heading and its lines."""
 
     title: str = key(Str(80), "The section's heading.")
-    lines: list = key(ListOf(Str(600), min=1, max=40), "Its lines, each a rule in a sentence or two.")
+    lines: list = key(
+        ListOf(ReferenceLine(), min=1, max=40),
+        "Its lines, each a rule in a sentence or two; a line that is a rule about one thing a scenario may not "
+        "field is written as text and applies_to.",
+    )
 
 
 @dataclasses.dataclass

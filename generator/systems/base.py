@@ -8,7 +8,7 @@ from pathlib import Path
 from typing import Any
 
 from ..loading import Document, load_file
-from ..models import Model, check_document
+from ..models import Model, check_document, line_applies, line_text
 from ..schema import Checker, Key
 from ..tables import Table
 
@@ -184,5 +184,10 @@ class System:
         to what the scenario fields; all of them without a scenario."""
         data = self.rules_doc.data
         leave_out = self.leaves_out(prepared)
-        sections = [section for section in data.get("reference", []) if section.get("title") not in leave_out]
+        sections = [
+            {**section, "lines": [line_text(line) for line in section["lines"] if line_applies(line, leave_out)]}
+            for section in data.get("reference", [])
+            if section.get("title") not in leave_out
+        ]
+        sections = [section for section in sections if section["lines"]]
         return {"sections": sections, "notes": collect_notes(data, leave_out=leave_out), "leaves_out": leave_out}

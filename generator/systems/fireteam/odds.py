@@ -139,20 +139,23 @@ def hth_table(rules: Rules) -> Table:
     )
 
 
-def movement_table(rules: Rules) -> Table:
+def movement_table(rules: Rules, vehicles: bool = True) -> Table:
+    """How far a figure (and, unless `vehicles` is false, a vehicle) moves: a battle without vehicles gets the
+    figures' column alone, down to the farthest a figure can roll."""
     movement = rules.movement
     infantry, vehicle = nd(movement.dice), nd(movement.vehicle_dice)
-    top = 6 * movement.vehicle_dice
+    top = 6 * (movement.vehicle_dice if vehicles else movement.dice)
     rows = [{"inches": d, "figure": infantry.at_least(d), "vehicle": vehicle.at_least(d)} for d in range(2, top + 1)]
+    if not vehicles:
+        rows = [{"inches": row["inches"], "figure": row["figure"]} for row in rows]
     beats = infantry.prob(lambda x: x > movement.fixed)
+    columns = [Column("inches", "Inches", "int"), Column("figure", f"Figure {movement.dice}D6")]
+    if vehicles:
+        columns.append(Column("vehicle", f"Vehicle {movement.vehicle_dice}D6"))
     return Table(
         "movement",
         "Movement: chance to move at least this far",
-        [
-            Column("inches", "Inches", "int"),
-            Column("figure", f"Figure {movement.dice}D6"),
-            Column("vehicle", f"Vehicle {movement.vehicle_dice}D6"),
-        ],
+        columns,
         rows,
         note=f"A figure may take {distance(movement.fixed)} without rolling; a roll beats it {beats.numerator}/{beats.denominator} of the time "
         f"(average {distance(f'{float(infantry.mean()):g}')}).",

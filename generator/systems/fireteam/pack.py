@@ -26,7 +26,10 @@ def pack_data(rules: Rules, prepared, tables: list, leaves_out: frozenset[str]) 
             "passes": [[by_id[i] for i in run] for run in deck["passes"]],
             "size": len(deck["cards"]),
         },
-        "odds": {table.id: table for table in tables},
+        # the movement table's vehicle column only for a battle with vehicles
+        "odds": {table.id: table for table in tables}
+        | {"movement": odds.movement_table(rules, vehicles="Vehicles" not in leaves_out)},
+        "vehicles": "Vehicles" not in leaves_out,
         "weapons": [weapon for weapon in rules.weapons if weapon.name not in leaves_out],
         "source": rules.source,
         "team_withdraw_at": rules.morale.team_withdraw_at,

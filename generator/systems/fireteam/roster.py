@@ -51,8 +51,8 @@ def units(forces: list) -> list[Unit]:
 def in_play(rules: Rules, forces: list) -> dict[str, bool]:
     """What the quick reference prints only for a force that fields it, by its name or key in the rule data:
     every weapon (carried by a figure or mounted on a vehicle), the vehicle rules (the section and the notes
-    named Vehicles and Vehicle armour), hovercraft and helicopters (section and entry), the `Jump packs` section, fixers and
-    groups of less capable fighters."""
+    named Vehicles and Vehicle armour), hovercraft and helicopters (section and entry), the `Jump packs` section, fixers,
+    groups of less capable fighters and heroes."""
     teams = [team for side in forces for team in side.teams]
     vehicles = [vehicle for side in forces for vehicle in side.vehicles]
     carried = {figure.weapon for team in teams for figure in figures(team, rules)}
@@ -68,6 +68,7 @@ def in_play(rules: Rules, forces: list) -> dict[str, bool]:
             "Jump packs": any(team.jump_packs for team in teams),
             "fixer": "fixer" in roles,
             rules.limits.large_group.name: any(team.group for team in teams),
+            "Hero": any(figure.quality == "Hero" for team in teams for figure in figures(team, rules)),
         }
     )
     return out

@@ -69,6 +69,10 @@ def pack(prepared, tables: list, powers: range, leaves_out: frozenset[str]) -> d
         },
         "costs": {kind: str(cost) for kind, cost in rule_variants.costs(rules, variants).items()},
         "variants": [{"id": v.id, "name": v.name, "summary": v.summary} for v in rule_variants.active(rules, variants)],
+        # the quick reference's movement section: a scatter variant prints as the scatter table instead
+        "movement_variants": [
+            {"name": v.name, "summary": v.summary} for v in rule_variants.active(rules, variants) if v.scatter is None
+        ],
         "unit_types": [
             rule_variants.unit_type(rules, t.id, variants) for t in rules.unit_types if t.name not in leaves_out
         ],

@@ -91,10 +91,15 @@ def plan_words(rules: Rules) -> dict:
 
 def in_play(rules: Rules, prepared: ForcesPrepared) -> dict[str, bool]:
     """What the quick reference prints only for forces that field it: each weapon tag by name (the tags table),
-    and the HQ rules' note."""
+    the HQ rules' note, and each variant's note only where the scenario plays it."""
     units = [unit for force in prepared.forces for unit in force.units]
     tags = {tag for unit in units for weapon in unit["weapons"] for tag in weapon["tags"]}
-    return {**{tag.name: tag.name in tags for tag in rules.weapon_tags}, rules.hq.name: any(u["hq"] for u in units)}
+    played = {variant.name: name in prepared.variants for name, variant in rules.variants.by_name().items()}
+    return {
+        **{tag.name: tag.name in tags for tag in rules.weapon_tags},
+        rules.hq.name: any(u["hq"] for u in units),
+        **played,
+    }
 
 
 def pack(rules: Rules, prepared: ForcesPrepared, leaves_out: frozenset[str]) -> dict:

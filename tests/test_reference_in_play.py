@@ -1,0 +1,117 @@
+"""The quick reference prints only the rules for what a scenario fields or plays (issue 11): whole sections, notes
+and table rows by name (System.in_play), and single lines written in the rule data as {text, applies_to}."""
+
+from __future__ import annotations
+
+import html
+import re
+
+import pytest
+from conftest import SCENARIOS, examples_by_system
+
+from generator.build import Options, choose_seed, compute, load, pack_html
+from generator.loading import load_text
+from generator.models import ReferenceLine
+from generator.schema import Checker
+from generator.systems import get, known
+
+EXAMPLES = [name for names in examples_by_system().values() for name in names]
+SYSTEMS_WITH_EXAMPLES = [system for system in known() if examples_by_system().get(system)]
+
+
+def _words(text: str) -> str:
+    """Text as compared here: straight quotes and hyphens, one space between words."""
+    text = text.translate(str.maketrans({"\u2212": "-", "\u2013": "-", "\u2019": "'", "\u2018": "'", "\u201c": '"'}))
+    return " ".join(text.replace("\u201d", '"').split())
+
+
+def _prepared(name: str):
+    scenario = load(SCENARIOS / f"{name}.yaml")
+    seed = choose_seed(scenario, None)
+    return scenario, scenario.system.prepare(scenario, seed)
+
+
+def _pack_text(name: str) -> str:
+    scenario = load(SCENARIOS / f"{name}.yaml")
+    pack, _ = compute(scenario, choose_seed(scenario, None), Options(), with_cards=False)
+    return _words(html.unescape(re.sub(r"<[^>]+>", " ", pack_html(scenario, pack))))
+
+
+def _applied_lines(system_id: str) -> list[dict]:
+    data = get(system_id).rules_doc.data
+    return [line for section in data.get("reference", []) for line in section["lines"] if isinstance(line, dict)]
+
+
+def _variant_notes(system_id: str) -> list[tuple[str, str]]:
+    """Each variant's (name, note) in the rule data, for the systems that keep variants as a list or a mapping."""
+    variants = get(system_id).rules_doc.data.get("variants") or []
+    entries = variants.values() if isinstance(variants, dict) else variants
+    return [(entry["name"], entry["note"]) for entry in entries if entry.get("note")]
+
+
+@pytest.mark.parametrize("system_id", SYSTEMS_WITH_EXAMPLES)
+def test_every_line_names_what_the_system_can_tell_is_in_play(system_id):
+    """A line's applies_to names only things the system knows whether a scenario fields (a misspelt name would
+    make a line print always, or never)."""
+    scenario, prepared = _prepared(examples_by_system()[system_id][0])
+    vocabulary = set(scenario.system.in_play(prepared))
+    unknown = [(line["text"][:40], name) for line in _applied_lines(system_id) for name in line["applies_to"]]
+    assert [item for item in unknown if item[1] not in vocabulary] == []
+
+
+def test_a_reference_line_is_text_or_text_with_what_it_applies_to():
+    """The rule data's shape check takes both forms of a line and refuses anything else at its line and column."""
+    text = (
+        "lines:\n"
+        "  - A rule.\n"
+        "  - {text: A rule., applies_to: [river]}\n"
+        "  - {text: A rule., applys_to: [river]}\n"
+        "  - {text: A rule., applies_to: []}\n"
+    )
+    doc = load_text(text, "rules.yaml")
+    checker = Checker(doc)
+    lines = doc.data["lines"]
+    spec = ReferenceLine()
+    assert spec.check(lines[0], ("lines", 0), checker) == "A rule."
+    assert spec.check(lines[1], ("lines", 1), checker) == {"text": "A rule.", "applies_to": ["river"]}
+    assert checker.problems == []
+    spec.check(lines[2], ("lines", 2), checker)
+    spec.check(lines[3], ("lines", 3), checker)
+    assert {p.line for p in checker.problems} == {4, 5}
+    assert any("applys_to" in p.message and "did you mean" in p.message for p in checker.problems)
+
+
+@pytest.mark.parametrize("name", EXAMPLES)
+def test_the_quick_reference_prints_a_line_only_where_what_it_applies_to_is_in_play(name):
+    """Each example's pack prints every line whose subject it fields and none whose subjects it lacks: a fresh
+    reader found Hill 112 printing the river and poor-quality modifiers, the bridge printing "+3 Hero"; and the
+    notes of a variant only where the scenario plays it (Weissach printed the Woods cost variant's note, Vesta
+    Relay the discipline variant's)."""
+    scenario, prepared = _prepared(name)
+    left_out = scenario.system.leaves_out(prepared)
+    text = _pack_text(name)
+    printed = {_words(line["text"]): _words(line["text"]) in text for line in _applied_lines(scenario.system.id)}
+    wanted = {
+        _words(line["text"]): not all(subject in left_out for subject in line["applies_to"])
+        for line in _applied_lines(scenario.system.id)
+    }
+    assert printed == wanted
+    for variant, note in _variant_notes(scenario.system.id):
+        assert (_words(note)[:60] in text) == (variant not in left_out), variant
+
+
+def test_a_battle_without_vehicles_prints_no_vehicle_rule():
+    """The bridge fields no vehicle: its cover's table has no Vehicles column of noughts, its run-sheet does not
+    speak of vehicles' cards and its movement odds have no vehicle column."""
+    text = _pack_text("bridge")
+    assert not re.search(r"(?i)vehicle", text)
+    assert re.search(r"(?i)vehicle", _pack_text("relay-station"))  # which fields one, and says so
+
+
+def test_movement_costs_name_only_the_ground_in_play_and_not_the_scatter_again():
+    """Hill 112 has roads and towns but no river: its movement costs say "Road, town", not "Road, town, bridge",
+    and list the movement variant, not the scatter variant the scatter table already names."""
+    text = _pack_text("hill-112")
+    costs = text[text.index("Movement costs in play") :][:400]
+    assert "Road, town:" in costs and "bridge" not in costs.lower()
+    assert "Woods cost movement" in costs and "Clock-face scatter" not in costs
