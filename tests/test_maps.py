@@ -12,6 +12,7 @@ from conftest import SCENARIOS
 
 from generator.build import load
 from generator.cli import main
+from generator.labels import Box
 from generator.svg import PAGE_MARGIN_MM, side_pattern
 from generator.systems.fireteam import map as table
 from generator.systems.fireteam.scenario import read
@@ -90,6 +91,81 @@ def test_no_two_marks_placed_on_a_map_touch(path):
             if _apart(box, other_box) * scale < CLEAR_MM:
                 close.append(f"{name!r} and {other!r}: {_apart(box, other_box) * scale:.2f} mm")
     assert close == []
+
+
+def _frame_bands(path) -> list[tuple[str, Box]]:
+    """The objectives' dashed outlines (drawn 0.2 in from the square's edges, 0.4 wide) as four thin boxes each,
+    in map units."""
+    game = GridScenario.of(load(path))
+    S = grid_map(path).S
+    bands = []
+    for objective in game.objectives:
+        col, row = objective.at
+        bands += [("objective frame", band) for band in _ring(col * S, row * S, S, 0.0, 0.4)]
+    return bands
+
+
+def _ring(x: float, y: float, S: float, inner: float, outer: float) -> list[Box]:
+    """The four sides of a band drawn between `inner` and `outer` in from a square's edges."""
+    return [
+        Box(x + inner, y + inner, x + S - inner, y + outer),
+        Box(x + inner, y + S - outer, x + S - inner, y + S - inner),
+        Box(x + inner, y + inner, x + outer, y + S - inner),
+        Box(x + S - outer, y + inner, x + S - inner, y + S - inner),
+    ]
+
+
+@pytest.mark.parametrize("path", examples(MORSCHAUSER), ids=lambda p: p.stem)
+def test_no_code_level_mark_or_star_lies_on_an_objectives_frame(path):
+    """A fresh reader found Hill 112's codes and its '▲3' on the crest's dashed objective frames and Weissach's G5
+    star on its frame's corner (and B5 on I5's): the frame drawn round a square is an obstacle like a road."""
+    drawing = grid_map(path)
+    scale = _mm_per_unit(drawing)
+    marks = [(p.label.text, p.box) for p in drawing.place_labels()]
+    marks += [("star", box) for kind, box in drawing.placement.obstacles if kind == "objective"]
+    on = [
+        (name, what)
+        for name, box in marks
+        for what, band in _frame_bands(path)
+        if _apart(box, band) * scale < CLEAR_MM and box.overlap(band.grown(CLEAR_MM / scale)) > 0
+    ]
+    assert on == []
+
+
+@pytest.mark.parametrize("path", examples(MORSCHAUSER), ids=lambda p: p.stem)
+def test_each_contour_region_is_marked_once_inside_or_beside_it(path):
+    """A hill's level is named once per region of that level (like a spot height), not in every square: a mark in
+    each square crowded the units' codes into rows that read as one ("▲2 B11 ▲2 B9" on Hill 112's row 2)."""
+    drawing = grid_map(path)
+    marks = [p for p in drawing.place_labels() if p.label.kind == "level"]
+    regions = drawing._level_regions()
+    assert sorted(p.label.text for p in marks) == sorted(f"\u25b2{drawing.levels[r[0]]}" for r in regions)
+    S = drawing.S
+    for region in regions:
+        text = f"\u25b2{drawing.levels[region[0]]}"
+        near = [Box(c * S, r * S, (c + 1) * S, (r + 1) * S).grown(S) for c, r in region]
+        assert any(p.label.text == text and any(p.box.inside(n) for n in near) for p in marks), text
+
+
+def test_the_grid_legend_names_every_level_and_draws_the_objectives_star():
+    """The legend's note named only ▲1 and ▲2 (hard-coded) though Hill 112 rises to ▲3, and its objective swatch
+    showed the dashed frame without the star the map draws."""
+    from generator.build import Options, choose_seed, compute, pack_html
+    from generator.systems.morschauser.legend import swatch_uri
+
+    scenario = load(SCENARIOS / "hill-112.yaml")
+    pack, _ = compute(scenario, choose_seed(scenario, None), Options(), with_cards=False)
+    note = re.search(r'<p class="legend-note">(.*?)</p>', pack_html(scenario, pack), re.S).group(1)
+    assert all(f"&#9650;{n}" in note or f"\u25b2{n}" in note for n in (1, 2, 3)), note
+    assert "#ffd84a" in _decoded(swatch_uri("objective"))
+
+
+def _decoded(uri: str) -> str:
+    import base64
+    import urllib.parse
+
+    head, _, body = uri.partition(",")
+    return base64.b64decode(body).decode() if head.endswith(";base64") else urllib.parse.unquote(body)
 
 
 def _drawn_lines(svg: str) -> list[tuple[str, float, list[tuple[float, float]]]]:

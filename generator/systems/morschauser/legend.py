@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from ...svg import data_uri
+from ...svg import data_uri, shape_path
 from .looks import HILL_FILLS, LEGEND, PATH_KINDS, PATTERN_DEFS, RIVER
 from .map import GridMap
 from .relief import hill_squares
@@ -12,7 +12,7 @@ def legend_entries(used: list[str]) -> list[dict]:
     """The legend keys a map used, in LEGEND's order (any other key last), each with its label and swatch."""
     order = list(LEGEND)
     return [
-        {"label": LEGEND.get(k, k), "image": swatch_uri(k)}
+        {"key": k, "label": LEGEND.get(k, k), "image": swatch_uri(k)}
         for k in sorted(used, key=lambda k: order.index(k) if k in LEGEND else 99)
     ]
 
@@ -41,7 +41,10 @@ def swatch_uri(key: str) -> str:
         ]
         one.bridge(0, 0, True)
     elif key == "objective":
-        one.objective(0, 0)
+        one.objective(0, 0)  # its dashed frame, and its star as the map draws it
+        one.overlays.append(
+            f'<g fill="#ffd84a" stroke="#000" stroke-width="0.25">{shape_path("star", 7.2, 2.8, 1.9)}</g>'
+        )
     else:
         one.area(key, 0, 0)
     body = (

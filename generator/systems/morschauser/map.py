@@ -37,6 +37,11 @@ MARKER_W, MARKER_H = 5.6, 3.4  # a unit marker's frame
 CODE_SIZE = 1.8  # a unit code's font size, raised to the print floor (7 pt) on a small map
 SLOTS = 3  # a woods or town square is drawn as SLOTS x SLOTS trees or houses, laid out in that square alone
 LINES = ("road", "river", "bridge")  # what a facing arrow, a code or a name must keep off (a marker may cover it)
+# an objective's dashed outline, drawn 0.2 in and 0.4 wide, close to the square's edge to leave its middle to the
+# unit, its code and the star: codes, level marks and stars keep off it
+FRAME = "frame"
+OBJECTIVE_BAND = (0.0, 0.4)  # the band it covers, in from its square's edges
+OUTSIDE_COST = 1e-3  # what a code set outside its square adds to a marker spot's crowding (one that crowds is worse)
 BUILDING = "building"
 
 
@@ -226,11 +231,24 @@ class GridMap:
         """An objective square: a dashed outline, and a star in a corner clear of the square's unit (see place_labels)."""
         x, y = col * self.S, row * self.S
         self.overlays.append(
-            f'<rect x="{x + 0.35:g}" y="{y + 0.35:g}" width="{self.S - 0.7:g}" height="{self.S - 0.7:g}" fill="none" '
-            f'stroke="#000" stroke-width="0.5" stroke-dasharray="1.4 0.8"/>'
+            f'<rect x="{x + 0.2:g}" y="{y + 0.2:g}" width="{self.S - 0.4:g}" height="{self.S - 0.4:g}" fill="none" '
+            f'stroke="#000" stroke-width="0.4" stroke-dasharray="1.4 0.8"/>'
         )
         self.objectives.append((col, row))
+        self._frame(col, row, OBJECTIVE_BAND)
         self._use("objective")
+
+    def _frame(self, col: int, row: int, band: tuple[float, float]) -> None:
+        """A line drawn round a square `band` in from its edges: four obstacles, one a side."""
+        x, y, S = col * self.S, row * self.S, self.S
+        inner, outer = band
+        for side in (
+            Box(x + inner, y + inner, x + S - inner, y + outer),
+            Box(x + inner, y + S - outer, x + S - inner, y + S - inner),
+            Box(x + inner, y + inner, x + outer, y + S - inner),
+            Box(x + S - outer, y + inner, x + S - inner, y + S - inner),
+        ):
+            self.placement.block(side, FRAME)
 
     def label(self, squares: list[tuple[int, int]], text: str) -> None:
         """A place name along the top of its first square, else of another of its squares, else near them."""
@@ -261,7 +279,7 @@ class GridMap:
         spots = []
         for along in (0.0, 0.3, -0.3, 0.4, -0.4) if facing in FACING_VECTORS else (0.0,):
             for dy in (default, default + 0.6, default - 0.6, 1.0, 2.4, 2.0, 1.5, -1.8, -2.2):
-                for dx in (0.0, -0.4, 0.4, -0.8, 0.8, 1.2, 1.6, 2.0):
+                for dx in (0.0, -0.4, 0.4, -0.8, 0.8, -1.2, 1.2, -1.6, 1.6, 2.0):
                     spots.append((x + dx, y + dy, along * (MARKER_W if facing in ("north", "south") else MARKER_H)))
         spots.sort(key=lambda spot: (abs(spot[2]) > 0, round(math.hypot(spot[0] - x, spot[1] - y - default), 6)))
         return spots
@@ -316,6 +334,8 @@ class GridMap:
             lines = [box for kind, box in placement.obstacles if kind in LINES]
             if facing in FACING_VECTORS:
                 cost += sum(boxes[-1].grown(gap).overlap(line) for line in lines)
+            # a neighbour's code or mark set outside its own square (on a leader) may lie here: keep off it
+            cost += sum(box.grown(gap).overlap(p.box) for box in boxes for p in placement.placed)
             for box in boxes[:2]:
                 placement.block(box, "unit marker")
             if facing in FACING_VECTORS:
@@ -334,7 +354,10 @@ class GridMap:
                     f'<g fill="#ffd84a" stroke="#000" stroke-width="0.25">{shape_path("star", cx, cy, box.width / 2)}</g>'
                 )
         if unit:
-            cost += placement.place(self._code_label(col, row, unit[4], spot)).crowding
+            code = placement.place(self._code_label(col, row, unit[4], spot))
+            cost += code.crowding
+            if not code.box.inside(Box(col * self.S, row * self.S, (col + 1) * self.S, (row + 1) * self.S)):
+                cost += OUTSIDE_COST  # a code on a leader in the next square crowds that square's unit: the last resort
         if level:
             cost += placement.place(self._level_label(col, row, level)).crowding
         return cost
@@ -362,13 +385,22 @@ class GridMap:
         x, y, _ = spot
         fs = self.text_size(CODE_SIZE)
         size = Label(code, fs, (x, y), [], bold=True, padding=fs * 0.2).box_at(0, 0)
-        at = self._inner_spots(col, row, size)
-        spots = [at[k] for k in ("left bottom", "right bottom", "right top", "left top", "middle bottom")]
-        spots += [at[k] for k in ("middle top", "left centre", "right centre")]
+        spots = []
+        for at in self._inner_spot_rings(col, row, size):
+            spots += [at[k] for k in ("left bottom", "right bottom", "right top", "left top", "middle bottom")]
+            spots += [at[k] for k in ("middle top", "left centre", "right centre")]
         # outside the square, spots that lie in one square (the leader shows whose code it is) before those
         # across a grid line
         outside = around(x, y, size.width, size.height, self.S * 0.3, steps=4)[1:]
-        spots += sorted(outside, key=lambda spot: not self._in_one_square(Box.centred(*spot, size.width, size.height)))
+        # ... and in a square with no unit of its own (whose marker could not then keep off it) before the rest
+        units = {(unit[0], unit[1]) for unit in self.pending_units}
+        spots += sorted(
+            outside,
+            key=lambda spot: (
+                not self._in_one_square(Box.centred(*spot, size.width, size.height)),
+                (math.floor(spot[0] / self.S), math.floor(spot[1] / self.S)) in units,
+            ),
+        )
         square = Box(col * self.S, row * self.S, (col + 1) * self.S, (row + 1) * self.S)
         marker = Box.centred(x, y, MARKER_W, MARKER_H)
         return Label(code, fs, (x, y), spots, True, fs * 0.2, "code", ignore=(BUILDING,), home=square, source=marker)
@@ -381,6 +413,11 @@ class GridMap:
         xs["middle"], ys["centre"] = self.centre(col, row)
         return {f"{h} {v}": (x, y) for h, x in xs.items() for v, y in ys.items()}
 
+    def _inner_spot_rings(self, col: int, row: int, size: Box) -> list[dict[str, tuple[float, float]]]:
+        """_inner_spots at the usual inset, then just inside an objective's frame: a square with a frame finds its
+        clear spots further in (the frame is an obstacle)."""
+        return [self._inner_spots(col, row, size, inset) for inset in (0.3, OBJECTIVE_BAND[1] + self.placement.gap)]
+
     def _in_one_square(self, box: Box) -> bool:
         return math.floor(box.left / self.S) == math.floor(box.right / self.S) and math.floor(
             box.top / self.S
@@ -391,10 +428,84 @@ class GridMap:
         fs = self.text_size(1.7)
         mark = f"\u25b2{level}"
         size = Label(mark, fs, (0, 0), [], bold=True, padding=fs * 0.2).box_at(0, 0)
-        at = self._inner_spots(col, row, size)
-        spots = [at[k] for k in ("right bottom", "right top", "left top", "left bottom", "middle bottom")]
-        spots += [at[k] for k in ("right centre", "left centre", "middle top")]
+        spots = []
+        for at in self._inner_spot_rings(col, row, size):
+            spots += [at[k] for k in ("right top", "right bottom", "left top", "left bottom", "middle bottom")]
+            spots += [at[k] for k in ("right centre", "left centre", "middle top")]
         return Label(mark, fs, self.centre(col, row), spots, True, fs * 0.2, "level", ignore=(BUILDING,), reach=self.S)
+
+    def _level_regions(self) -> list[list[tuple[int, int]]]:
+        """The hill's contours as regions: the squares of one level joined side to side, each region once, in
+        reading order of its first square."""
+        left = {square for square, level in self.levels.items() if level}
+        regions = []
+        for start in sorted(left, key=lambda sq: (sq[1], sq[0])):
+            if start not in left:
+                continue
+            region, todo = [], [start]
+            left.discard(start)
+            while todo:
+                col, row = todo.pop()
+                region.append((col, row))
+                for near in ((col + 1, row), (col - 1, row), (col, row + 1), (col, row - 1)):
+                    if near in left and self.levels[near] == self.levels[start]:
+                        left.discard(near)
+                        todo.append(near)
+            regions.append(sorted(region, key=lambda sq: (sq[1], sq[0])))
+        return regions
+
+    def _region_level_label(self, region: list[tuple[int, int]], taken: set) -> Label:
+        """One '▲2' for a whole contour region, like a spot height: in the middle of a free square of it near the
+        region's centre first, else in a corner of any of its squares (a mark in every square crowded the units'
+        codes into rows that read as one: '▲2 B11 ▲2 B9')."""
+        level = self.levels[region[0]]
+        mx = sum(col for col, _ in region) / len(region)
+        my = sum(row for _, row in region) / len(region)
+        order = sorted(region, key=lambda sq: (sq in taken, round(math.hypot(sq[0] - mx, sq[1] - my), 6), sq[1], sq[0]))
+        label = self._level_label(*order[0], level)
+        spots = [self.centre(*square) for square in order if square not in taken]
+        for square in order:
+            spots += self._level_label(*square, level).candidates
+        # every spot lies in the region it names: no leader line
+        return Label(
+            label.text,
+            label.size,
+            label.anchor,
+            spots,
+            True,
+            label.padding,
+            "level",
+            ignore=(BUILDING,),
+            reach=math.inf,
+        )
+
+    def _place_region_level(self, region: list[tuple[int, int]], taken: set) -> None:
+        """A region's level mark inside it; if every spot there is crowded (a small crest whose squares hold units
+        and objectives), just outside it on a leader line from the nearest of its squares, where that is clear."""
+        inside = self.placement.place(self._region_level_label(region, taken))
+        if inside.crowding == 0:
+            return
+        members = set(region)
+        around_it = sorted(
+            {
+                near
+                for col, row in region
+                for near in ((col + 1, row), (col - 1, row), (col, row + 1), (col, row - 1))
+                if near not in members and 0 <= near[0] < self.columns and 0 <= near[1] < self.rows
+            },
+            key=lambda sq: (sq in taken, sq[1], sq[0]),
+        )
+        if not around_it:
+            return
+        level = self.levels[region[0]]
+        spots = [spot for square in around_it for spot in self._level_label(*square, level).candidates]
+        first = self._level_label(*region[0], level)
+        outside = Label(first.text, first.size, first.anchor, spots, True, first.padding, "level", ignore=(BUILDING,))
+        self.placement.placed.remove(inside)
+        placed = self.placement.place(outside)
+        if placed.crowding >= inside.crowding:  # no better outside: back inside
+            self.placement.placed.remove(placed)
+            self.placement.placed.append(inside)
 
     def place_labels(self) -> list:
         """The placement step: each square's own marks together (see _furnish), squares with a unit first, then
@@ -402,11 +513,11 @@ class GridMap:
         house under a unit's arrow, code or star is not drawn: the unit stands there)."""
         if not self.placement.placed:
             units = {(unit[0], unit[1]): unit[2:] for unit in self.pending_units}
-            squares = set(units) | set(self.objectives) | {square for square, lv in self.levels.items() if lv}
+            squares = set(units) | set(self.objectives)
             for col, row in sorted(squares, key=lambda sq: (sq not in units, sq not in self.objectives, sq[1], sq[0])):
-                self._furnish(
-                    col, row, units.get((col, row)), (col, row) in self.objectives, self.levels.get((col, row), 0)
-                )
+                self._furnish(col, row, units.get((col, row)), (col, row) in self.objectives, 0)
+            for region in self._level_regions():
+                self._place_region_level(region, squares)
             self._clear_houses()
             for _, label in sorted(self.pending, key=lambda item: item[0]):
                 self.placement.place(label)

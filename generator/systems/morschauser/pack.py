@@ -47,6 +47,10 @@ def pack(prepared, tables: list, powers: range, leaves_out: frozenset[str]) -> d
         "map": prepared.map,
         "map_page": prepared.map_page,
         "legend": prepared.legend,
+        # the hill levels the map marks (▲1, ▲2...), for the legend's note
+        "level_marks": [
+            int(item["key"].removeprefix("hill-")) for item in prepared.legend if item["key"].startswith("hill-")
+        ],
         "glyph_legend": prepared.glyph_legend,
         "objectives": [{"name": o.name, "square": square_name(*o.at), "points": o.points} for o in game.objectives],
         "forces": [
