@@ -281,3 +281,35 @@ def test_the_configs_problems_and_the_scenarios_are_listed_together(muster, club
     assert "club.yaml:3:1: colour: unknown key 'colour'" in result.err
     assert re.search(r"bad-scenario\.yaml:\d+:\d+: system: .*para-belum", result.err), result.err
     assert "2 problems; nothing was written" in result.err
+
+
+@pytest.mark.parametrize(
+    "introduction, message",
+    [
+        ("'" + "[" * 300 + "'", "bad.yaml:3:15: introduction: at most"),
+        ("'" + "> " * 40 + "deep'", "bad.yaml:3:15: introduction: lists or quotes nested deeper than"),
+        ("'See ![the crest](nowhere.png).'", "bad.yaml:3:"),
+        ("'See ![the map](../crest.png).'", "refused"),
+    ],
+    ids=["brackets", "nesting", "missing picture", "outside picture"],
+)
+def test_the_introduction_is_checked_as_scenario_prose_is(muster, club, tmp_path, introduction, message):
+    """The booklet's introduction is Markdown like a briefing: validation bounds its brackets and nesting and
+    checks its pictures, each problem at the config's line and column (it was never checked, and its pictures
+    were dropped without a word)."""
+    err = _bad(muster, club, tmp_path, f"club: C\nseason: S\nintroduction: {introduction}\n")
+    assert message in err, err
+    assert "introduction" in err
+
+
+def test_a_picture_in_the_introduction_prints_on_the_cover(muster, club, tmp_path):
+    """A picture the introduction names, beside the config, prints on the cover from its checked bytes."""
+    (club / "pictured.yaml").write_text(
+        "club: Test Club\nseason: S\nintroduction: 'Our table: ![the crest](crest.png)'\n"
+    )
+    out = tmp_path / "booklet.pdf"
+    paths = [club / f"{name}.yaml" for name in GIVEN]
+    result = muster("booklet", *paths, "--out", out, "--config", club / "pictured.yaml", "--jobs", "1")
+    assert result.code == 0, result.err
+    with pdfplumber.open(out) as pdf:
+        assert len(pdf.pages[0].images) == 1

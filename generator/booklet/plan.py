@@ -12,7 +12,7 @@ from ..build import APPENDIX, CHAPTER, load, validate_limited
 from ..errors import InputProblems, Problem
 from ..fetcher import PictureRefused, read_picture
 from ..loading import load_file
-from ..scenario import NAME_PATTERN
+from ..scenario import NAME_PATTERN, check_prose
 from ..schema import INVALID, Bool, Checker, Key, ListOf, Markdown, Record, Str, suggest
 
 CONFIG = Record(
@@ -86,6 +86,7 @@ DEFAULT_CONFIG = {
     "chapters": None,
     "logo": None,
     "double_sided": False,
+    "folder": None,  # the config's folder: the introduction's pictures are read from it
 }
 
 
@@ -120,6 +121,9 @@ def load_config(path: str | None, paths: list[str]) -> tuple[dict, list[str]]:
     if data is not INVALID and not checker.problems:
         paths = _chapter_order(data["chapters"], paths, doc, checker)
         data["logo"] = _logo(data["logo"], doc, checker)
+        # the introduction is prose like a briefing: checked the same way, its pictures from this file's folder
+        check_prose(doc, checker, ("introduction",), data["introduction"])
+        data["folder"] = str(doc.folder)
     if checker.problems or data is INVALID:
         raise InputProblems(checker.problems)
     data["title"] = data.get("title") or f"{data['club']} scenarios"
