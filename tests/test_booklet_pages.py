@@ -313,3 +313,38 @@ def test_a_picture_in_the_introduction_prints_on_the_cover(muster, club, tmp_pat
     assert result.code == 0, result.err
     with pdfplumber.open(out) as pdf:
         assert len(pdf.pages[0].images) == 1
+
+
+def test_no_picture_or_scenario_is_read_in_the_booklets_own_process(tmp_path, monkeypatch):
+    """Every step of a booklet build that reads the user's files runs in a limited child: the config (its logo),
+    each scenario, the planning and the cache keys (which read every picture again; an SVG is parsed to check it).
+    The parent parsed every scenario and every picture with no limit (issue 12)."""
+    import os
+
+    from generator import fetcher
+    from generator.cli import main
+
+    svg = '<svg xmlns="http://www.w3.org/2000/svg" width="40" height="20"><rect width="40" height="20"/></svg>'
+    (tmp_path / "map.svg").write_text(svg)
+    (tmp_path / "crest.svg").write_text(svg)
+    scenario = (SCENARIOS / "bridge.yaml").read_text()
+    (tmp_path / "bridge.yaml").write_text(
+        scenario.replace("briefing: |\n", "briefing: |\n  ![the map](map.svg)\n\n", 1)
+    )
+    (tmp_path / "club.yaml").write_text("club: C\nseason: S\nlogo: crest.svg\n")
+    readers = tmp_path / "readers.txt"
+    checked = fetcher.check_picture
+
+    def check_picture(data, name):
+        with open(readers, "a") as record:
+            record.write(f"{os.getpid()}\n")
+        return checked(data, name)
+
+    monkeypatch.setattr(fetcher, "check_picture", check_picture)
+    monkeypatch.setenv("MUSTER_CACHE", str(tmp_path / "cache"))
+    out = tmp_path / "booklet.pdf"
+    code = main(["booklet", str(tmp_path / "bridge.yaml"), "--out", str(out), "--config", str(tmp_path / "club.yaml")])
+    assert code == 0 and out.exists()
+    pids = readers.read_text().split()
+    assert pids, "no picture was checked: the test proves nothing"
+    assert str(os.getpid()) not in pids
