@@ -189,7 +189,9 @@ class Placement:
         found = []
         for i, (kind, box) in enumerate(self.obstacles):
             for other_kind, other in self.obstacles[i + 1 :]:
-                if OBJECTIVE in (kind, other_kind) and kind != other_kind and box.overlap(other) > 1e-6:
+                # a star marks a point and may lie on a line or an outline; never on a unit or its arrow
+                unit = {kind, other_kind} & {"unit marker", "facing arrow"}
+                if OBJECTIVE in (kind, other_kind) and unit and box.overlap(other) > 1e-6:
                     found.append(f"an objective overlaps a {other_kind if kind == OBJECTIVE else kind}")
         for i, first in enumerate(self.placed):
             for second in self.placed[i + 1 :]:

@@ -103,7 +103,7 @@ def pictures(text: str) -> list[str]:
 def to_html(text: str, folder: Path | None = None) -> markupsafe.Markup:
     """Render a Markdown field to sanitised HTML; pictures are read from the scenario's folder, checked, and put in
     the page as their bytes (data: URLs): no path reaches the renderer, and the page depends on their content alone.
-    Text with no folder (a booklet's introduction) has no pictures."""
+    Text with no folder has no pictures (a booklet built without a config file has no introduction)."""
 
     refused: list[PictureRefused] = []  # nh3 swallows what its callback raises (and prints it): carry it out
 

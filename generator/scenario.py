@@ -149,16 +149,23 @@ def _check_prose(doc: Document, checker: Checker) -> None:
         if isinstance(side, dict):
             fields.append((("sides", i, "briefing"), side.get("briefing")))
     for path, text in fields:
-        if isinstance(text, str) and nesting_depth(text) > MAX_NESTING:
-            checker.report(path, f"lists or quotes nested deeper than {MAX_NESTING} levels")
-        if isinstance(text, str) and text.count("[") > MAX_BRACKETS:
-            checker.report(
-                path,
-                f"at most {MAX_BRACKETS} '[' brackets in one text (got {text.count('[')}); "
-                "links and pictures need far fewer",
-            )
-        elif isinstance(text, str) and nesting_depth(text) <= MAX_NESTING:
-            _check_pictures(doc, checker, path, text)
+        check_prose(doc, checker, path, text)
+
+
+def check_prose(doc: Document, checker: Checker, path: tuple, text) -> None:
+    """One Markdown text of a file (a briefing, a booklet's introduction): nesting and brackets bounded, and every
+    picture it names one the build will print from the file's folder, each problem at its line and column."""
+    if not isinstance(text, str):
+        return
+    if nesting_depth(text) > MAX_NESTING:
+        checker.report(path, f"lists or quotes nested deeper than {MAX_NESTING} levels")
+    if text.count("[") > MAX_BRACKETS:
+        checker.report(
+            path,
+            f"at most {MAX_BRACKETS} '[' brackets in one text (got {text.count('[')}); links and pictures need far fewer",
+        )
+    elif nesting_depth(text) <= MAX_NESTING:
+        _check_pictures(doc, checker, path, text)
 
 
 def _check_pictures(doc: Document, checker: Checker, path: tuple, text: str) -> None:

@@ -281,3 +281,70 @@ def test_the_configs_problems_and_the_scenarios_are_listed_together(muster, club
     assert "club.yaml:3:1: colour: unknown key 'colour'" in result.err
     assert re.search(r"bad-scenario\.yaml:\d+:\d+: system: .*para-belum", result.err), result.err
     assert "2 problems; nothing was written" in result.err
+
+
+@pytest.mark.parametrize(
+    "introduction, message",
+    [
+        ("'" + "[" * 300 + "'", "bad.yaml:3:15: introduction: at most"),
+        ("'" + "> " * 40 + "deep'", "bad.yaml:3:15: introduction: lists or quotes nested deeper than"),
+        ("'See ![the crest](nowhere.png).'", "bad.yaml:3:"),
+        ("'See ![the map](../crest.png).'", "refused"),
+    ],
+    ids=["brackets", "nesting", "missing picture", "outside picture"],
+)
+def test_the_introduction_is_checked_as_scenario_prose_is(muster, club, tmp_path, introduction, message):
+    """The booklet's introduction is Markdown like a briefing: validation bounds its brackets and nesting and
+    checks its pictures, each problem at the config's line and column (it was never checked, and its pictures
+    were dropped without a word)."""
+    err = _bad(muster, club, tmp_path, f"club: C\nseason: S\nintroduction: {introduction}\n")
+    assert message in err, err
+    assert "introduction" in err
+
+
+def test_a_picture_in_the_introduction_prints_on_the_cover(muster, club, tmp_path):
+    """A picture the introduction names, beside the config, prints on the cover from its checked bytes."""
+    (club / "pictured.yaml").write_text(
+        "club: Test Club\nseason: S\nintroduction: 'Our table: ![the crest](crest.png)'\n"
+    )
+    out = tmp_path / "booklet.pdf"
+    paths = [club / f"{name}.yaml" for name in GIVEN]
+    result = muster("booklet", *paths, "--out", out, "--config", club / "pictured.yaml", "--jobs", "1")
+    assert result.code == 0, result.err
+    with pdfplumber.open(out) as pdf:
+        assert len(pdf.pages[0].images) == 1
+
+
+def test_no_picture_or_scenario_is_read_in_the_booklets_own_process(tmp_path, monkeypatch):
+    """Every step of a booklet build that reads the user's files runs in a limited child: the config (its logo),
+    each scenario, the planning and the cache keys (which read every picture again; an SVG is parsed to check it).
+    The parent parsed every scenario and every picture with no limit (issue 12)."""
+    import os
+
+    from generator import fetcher
+    from generator.cli import main
+
+    svg = '<svg xmlns="http://www.w3.org/2000/svg" width="40" height="20"><rect width="40" height="20"/></svg>'
+    (tmp_path / "map.svg").write_text(svg)
+    (tmp_path / "crest.svg").write_text(svg)
+    scenario = (SCENARIOS / "bridge.yaml").read_text()
+    (tmp_path / "bridge.yaml").write_text(
+        scenario.replace("briefing: |\n", "briefing: |\n  ![the map](map.svg)\n\n", 1)
+    )
+    (tmp_path / "club.yaml").write_text("club: C\nseason: S\nlogo: crest.svg\n")
+    readers = tmp_path / "readers.txt"
+    checked = fetcher.check_picture
+
+    def check_picture(data, name):
+        with open(readers, "a") as record:
+            record.write(f"{os.getpid()}\n")
+        return checked(data, name)
+
+    monkeypatch.setattr(fetcher, "check_picture", check_picture)
+    monkeypatch.setenv("MUSTER_CACHE", str(tmp_path / "cache"))
+    out = tmp_path / "booklet.pdf"
+    code = main(["booklet", str(tmp_path / "bridge.yaml"), "--out", str(out), "--config", str(tmp_path / "club.yaml")])
+    assert code == 0 and out.exists()
+    pids = readers.read_text().split()
+    assert pids, "no picture was checked: the test proves nothing"
+    assert str(os.getpid()) not in pids

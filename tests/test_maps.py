@@ -12,7 +12,7 @@ from conftest import SCENARIOS
 
 from generator.build import load
 from generator.cli import main
-from generator.labels import Box
+from generator.labels import Box, line_blocks
 from generator.svg import PAGE_MARGIN_MM, side_pattern
 from generator.systems.fireteam import map as table
 from generator.systems.fireteam.scenario import read
@@ -243,6 +243,50 @@ def test_a_line_terrain_label_sits_beside_its_line_not_on_it(path):
         distance = _distance_to_line(placed.box, placed.label.line)
         assert 0 < distance <= placed.label.reach + 2 * placed.label.size, placed.label.text
         assert not any(placed.box.overlap(own) > 0 for own in placed.label.avoid), placed.label.text
+
+
+def _drawn_edges(path) -> list[tuple[str, list[Box]]]:
+    """Every line a Fireteam map draws that a label could cross, as small boxes along it (map units): each line
+    terrain's band, each area piece's outline and each deployment zone's dashed edge."""
+    scenario = load(path)
+    battle, forces = read(scenario)
+    edges = []
+    for feature in battle.terrain:
+        coords = getattr(feature, feature.shape)
+        if feature.shape == "line":
+            width = (feature.width or 2) + 0.3
+            edges.append((f"{feature.kind} line", line_blocks([tuple(p) for p in coords], width, width / 2)))
+            continue
+        if feature.shape == "rect":
+            x, y, w, h = coords
+            ring = [(x, y), (x + w, y), (x + w, y + h), (x, y + h), (x, y)]
+        elif feature.shape == "circle":
+            x, y, r = coords
+            ring = [(x + r * math.cos(a * math.pi / 12), y + r * math.sin(a * math.pi / 12)) for a in range(25)]
+        else:
+            ring = [tuple(p) for p in coords] + [tuple(coords[0])]
+        edges.append((f"{feature.kind} outline", line_blocks(ring, 0.12, 0.25)))
+    for side in forces:
+        if side.deployment:
+            x, y, w, h = side.deployment
+            ring = [(x, y), (x + w, y), (x + w, y + h), (x, y + h), (x, y)]
+            edges.append(("a zone edge", line_blocks(ring, 0.35, 0.25)))
+    return edges
+
+
+@pytest.mark.parametrize("path", examples(FIRETEAM), ids=lambda p: p.stem)
+def test_no_fireteam_label_crosses_a_line_an_outline_or_a_zone_edge(path):
+    """A fresh reader found the bridge map's 'Wall (medium)' on the Rangers' zone edge, 'River Kessel' over the
+    zone's corner and 'Kessel bridge (light)' across the bridge's outline: every line drawn is an obstacle to
+    every label, not only to its own name."""
+    drawing = fireteam_map(path)
+    crossing = [
+        (placed.label.text, what)
+        for placed in drawing.place_labels()
+        for what, blocks in _drawn_edges(path)
+        if any(placed.box.overlap(block) > 0 for block in blocks)
+    ]
+    assert crossing == []
 
 
 def test_the_deployment_hatching_is_drawn_under_the_terrain_labels():

@@ -10,6 +10,7 @@ from __future__ import annotations
 import hashlib
 import time
 from collections.abc import Callable
+from functools import partial
 from itertools import count
 from pathlib import Path
 
@@ -46,8 +47,7 @@ def booklet(
     """
     options = options or Options()
     stats: dict = {}
-    config, parts = plan(config_path, paths)
-    cache_keys(parts, options)
+    config, parts = plan(config_path, paths, then=partial(cache_keys, options=options))
     cache = cache_folder() if use_cache else None
     logo = Path(config["logo"]).read_bytes() if config.get("logo") else b""
     whole = hashlib.sha256(

@@ -48,7 +48,7 @@ def _render_front(config: dict, parts: list[Part], options: Options) -> tuple[by
     systems = list(dict.fromkeys(p.system for p in chapters))
     html = render(
         "booklet/front.html",
-        booklet={**config, "introduction": markup.to_html(config.get("introduction") or "")},
+        booklet={**config, "introduction": markup.to_html(config.get("introduction") or "", _folder(config))},
         chapters=[
             {"title": p.title, "system": p.system, "author": p.author, "page": p.start, "n": parts.index(p)}
             for p in chapters
@@ -108,3 +108,8 @@ def link_contents(writer, front_pages: int, parts: list[Part]) -> None:
                     [writer.pages[part.start - 1].indirect_reference, NameObject("/Fit")]
                 )
                 annot[NameObject("/Contents")] = TextStringObject(part.label)
+
+
+def _folder(config: dict) -> Path | None:
+    """The folder the introduction's pictures are read from: the config's own (none without a config)."""
+    return Path(config["folder"]) if config.get("folder") else None

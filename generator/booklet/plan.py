@@ -4,6 +4,7 @@ an appendix per system)."""
 from __future__ import annotations
 
 import os
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -12,7 +13,8 @@ from ..build import APPENDIX, CHAPTER, load, validate_limited
 from ..errors import InputProblems, Problem
 from ..fetcher import PictureRefused, read_picture
 from ..loading import load_file
-from ..scenario import NAME_PATTERN
+from ..sandbox import run_limited
+from ..scenario import NAME_PATTERN, check_prose
 from ..schema import INVALID, Bool, Checker, Key, ListOf, Markdown, Record, Str, suggest
 
 CONFIG = Record(
@@ -86,25 +88,43 @@ DEFAULT_CONFIG = {
     "chapters": None,
     "logo": None,
     "double_sided": False,
+    "folder": None,  # the config's folder: the introduction's pictures are read from it
 }
 
 
-def plan(config_path: str | None, paths: list[str]) -> tuple[dict, list[Part]]:
-    """The booklet's cover data and the parts to render. Every problem is collected before any is reported:
-    the config's (its keys, chapters, logo) and every scenario's, listed together."""
+def plan(
+    config_path: str | None, paths: list[str], then: Callable[[list[Part]], None] | None = None
+) -> tuple[dict, list[Part]]:
+    """The booklet's cover data and the parts to render, `then` done to them (their cache keys). Every problem is
+    collected before any is reported: the config's (its keys, chapters, logo) and every scenario's, listed together.
+
+    Nothing here reads the user's files in this process: the config, each scenario and then the planning (which
+    loads every scenario again and reads their pictures for the keys) each run in a limited child."""
     problems: list[Problem] = []
+    config, ordered = dict(DEFAULT_CONFIG), list(paths)
     try:
-        config, paths = load_config(config_path, paths)
+        if config_path is not None:
+            config, ordered = run_limited(
+                load_config, (config_path, paths), config_path, "reading the booklet's settings"
+            )
     except InputProblems as err:  # the scenarios are still read, in the command line's order
         problems.extend(err.problems)
     try:
-        validate_limited(paths)  # each file first in a limited child: none can cost the planning more than the limits
-        parts = plan_parts(paths)
+        validate_limited(ordered)  # each file first in its own limited child: none costs more than the limits
+        parts = run_limited(_planned, (ordered, then), ordered[0] if ordered else "booklet", "planning the booklet")
     except InputProblems as err:
         problems.extend(err.problems)
     if problems:
         raise InputProblems(problems)
     return config, parts
+
+
+def _planned(paths: list[str], then: Callable[[list[Part]], None] | None) -> list[Part]:
+    """In a limited child: the parts, `then` done to them."""
+    parts = plan_parts(paths)
+    if then is not None:
+        then(parts)
+    return parts
 
 
 def load_config(path: str | None, paths: list[str]) -> tuple[dict, list[str]]:
@@ -120,6 +140,9 @@ def load_config(path: str | None, paths: list[str]) -> tuple[dict, list[str]]:
     if data is not INVALID and not checker.problems:
         paths = _chapter_order(data["chapters"], paths, doc, checker)
         data["logo"] = _logo(data["logo"], doc, checker)
+        # the introduction is prose like a briefing: checked the same way, its pictures from this file's folder
+        check_prose(doc, checker, ("introduction",), data["introduction"])
+        data["folder"] = str(doc.folder)
     if checker.problems or data is INVALID:
         raise InputProblems(checker.problems)
     data["title"] = data.get("title") or f"{data['club']} scenarios"

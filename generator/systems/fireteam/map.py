@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import math
 from html import escape
 
 from markupsafe import Markup
@@ -33,6 +34,7 @@ LAYER = {"river": 0, "road": 1, "hill": 0, "bridge": 3}
 UNLABELLED = ("river", "road")  # drawn without their kind's name when the scenario names none
 LEGEND_MM = 5.6  # one legend row: a 4 mm swatch and its 7.8 pt name
 FONT_MM = 2.75  # every name on the map prints 7.8 pt, whatever the table's size
+OUTLINE = 0.12  # an area piece's outline, map units
 NOTE_MM = 14.0  # the note under the map (the table's size, what hatching and stars mean): two lines and a margin
 
 
@@ -109,22 +111,32 @@ class TableMap:
                 self.layers.append(
                     f'<path d="{d}" fill="none" stroke="url(#{pattern})" stroke-width="{width:g}" stroke-linejoin="round" stroke-linecap="butt"/>'
                 )
+            line = [tuple(p) for p in coords]
+            # the band is an obstacle to every label; its own name keeps off it by `avoid` (and sits beside it)
+            kind_id = f"line {len(self.layers)}"
+            for block in line_blocks(line, width + 0.3, (width + 0.3) / 2):
+                self.placement.block(block, kind_id)
             if label:
-                line = [tuple(p) for p in coords]
-                self._line_label(label, line, width + 0.3)
+                self._line_label(label, line, width + 0.3, kind_id)
             return
         if shape == "rect":
             x, y, w, h = coords
             outline = f'<rect x="{x:g}" y="{y:g}" width="{w:g}" height="{h:g}" rx="0.3"'
             anchor = (x + w / 2, y + h / 2)
+            ring = [(x, y), (x + w, y), (x + w, y + h), (x, y + h), (x, y)]
         elif shape == "circle":
             x, y, r = coords
             outline = f'<circle cx="{x:g}" cy="{y:g}" r="{r:g}"'
             anchor = (x, y)
+            ring = [(x + r * math.cos(a * math.pi / 12), y + r * math.sin(a * math.pi / 12)) for a in range(25)]
         else:
             outline = f'<polygon points="{points(coords)}"'
             anchor = (sum(p[0] for p in coords) / len(coords), sum(p[1] for p in coords) / len(coords))
-        self.layers.append(f'{outline} fill="{fill}" stroke="{stroke}" stroke-width="0.12"/>')
+            ring = [tuple(p) for p in coords] + [tuple(coords[0])]
+        # a piece's outline is an obstacle to every label: a name sits inside its piece or beside it, never across
+        for block in line_blocks(ring, OUTLINE, 0.25):
+            self.placement.block(block, "outline")
+        self.layers.append(f'{outline} fill="{fill}" stroke="{stroke}" stroke-width="{OUTLINE:g}"/>')
         if pattern:
             self.layers.append(f'{outline} fill="url(#{pattern})" stroke="none"/>')
         if label:
@@ -133,10 +145,11 @@ class TableMap:
     def _area_label(self, text: str, anchor: tuple[float, float]) -> None:
         fs = self.font
         width, height = text_width(text, fs), fs * 1.2
-        spots = around(anchor[0], anchor[1], width, height, fs * 0.5, steps=4)
+        # inside its piece first; a name too long for it steps out, further each ring, on a leader line
+        spots = around(anchor[0], anchor[1], width, height, fs * 0.5, steps=10)
         self.pending.append((2, Label(text, fs, anchor, spots, kind="terrain")))
 
-    def _line_label(self, text: str, line: list[tuple[float, float]], line_width: float) -> None:
+    def _line_label(self, text: str, line: list[tuple[float, float]], line_width: float, kind_id: str) -> None:
         """A road's, river's, wall's or hedge's name beside the line, never on it."""
         fs = self.font
         width, height = text_width(text, fs), fs * 1.2
@@ -145,7 +158,9 @@ class TableMap:
             spots += beside_line(line, line_width, width, height, gap)
         own = line_blocks(line, line_width, max(line_width, fs) / 2)
         reach = line_width / 2 + fs * 0.6
-        label = Label(text, fs, line[len(line) // 2], spots, kind="terrain", avoid=own, line=line, reach=reach)
+        label = Label(
+            text, fs, line[len(line) // 2], spots, kind="terrain", avoid=own, line=line, reach=reach, ignore=(kind_id,)
+        )
         self.pending.append((3, label))
 
     def zone(self, rect, colour: str, pattern: str, shape: str, label: str, index: int) -> None:
@@ -157,6 +172,8 @@ class TableMap:
             f'<rect x="{x:g}" y="{y:g}" width="{w:g}" height="{h:g}" fill="url(#{pid})" fill-opacity="0.55" '
             f'stroke="{colour}" stroke-width="0.35" stroke-dasharray="1.2 0.6"/>'
         )
+        for block in line_blocks([(x, y), (x + w, y), (x + w, y + h), (x, y + h), (x, y)], 0.35, 0.25):
+            self.placement.block(block, "zone edge")
         fs = self.font
         r = fs * 0.6
         # the badge sits left of the name inside the label's box: padding on both sides keeps the text centred
@@ -165,7 +182,9 @@ class TableMap:
         cx, cy = x + w / 2, y + h / 2
         spots = [s for s in around(cx, cy, width, height, fs * 0.6, steps=6) if _within((x, y, w, h), s, width, height)]
         badge = (shape, colour, r)
-        self.pending.append((0, Label(label, fs, (cx, cy), spots or [(cx, cy)], True, pad, "zone", badge=badge)))
+        # every spot lies inside the zone it names: no leader line
+        zone_label = Label(label, fs, (cx, cy), spots or [(cx, cy)], True, pad, "zone", badge=badge, reach=math.inf)
+        self.pending.append((0, zone_label))
 
     def objective(self, x: float, y: float, name: str) -> None:
         r = self.font * 0.75
@@ -174,7 +193,8 @@ class TableMap:
         fs = self.font * 0.95
         width, height = text_width(name, fs, bold=True), fs * 1.2
         below = (x, y + r + height / 2 + self.placement.gap)
-        spots = [below] + around(x, y, width + 2 * r, height + 2 * r, fs * 0.4, steps=4)[1:]
+        # under its star first; off any line or outline round it, further out on a leader line
+        spots = [below] + around(x, y, width + 2 * r, height + 2 * r, fs * 0.4, steps=12)[1:]
         self.pending.append((1, Label(name, fs, (x, y), spots, bold=True, kind="objective")))
 
     # --- labels ------------------------------------------------------------------------------
