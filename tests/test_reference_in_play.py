@@ -115,3 +115,13 @@ def test_movement_costs_name_only_the_ground_in_play_and_not_the_scatter_again()
     costs = text[text.index("Movement costs in play") :][:400]
     assert "Road, town:" in costs and "bridge" not in costs.lower()
     assert "Woods cost movement" in costs and "Clock-face scatter" not in costs
+
+
+@pytest.mark.parametrize("system_id", SYSTEMS_WITH_EXAMPLES)
+def test_a_reference_for_every_scenario_keeps_every_line(system_id):
+    """A booklet's appendix serves every chapter of its system: without a scenario the reference keeps every line,
+    each as its text."""
+    system = get(system_id)
+    printed = [line for section in system.reference()["sections"] for line in section["lines"]]
+    assert all(isinstance(line, str) for line in printed)
+    assert {line["text"] for line in _applied_lines(system_id)} <= set(printed)
