@@ -123,7 +123,7 @@ class TableMap:
             x, y, w, h = coords
             outline = f'<rect x="{x:g}" y="{y:g}" width="{w:g}" height="{h:g}" rx="0.3"'
             anchor = (x + w / 2, y + h / 2)
-            ring = [(x, y), (x + w, y), (x + w, y + h), (x, y + h), (x, y)]
+            ring = _rect_ring(coords)
         elif shape == "circle":
             x, y, r = coords
             outline = f'<circle cx="{x:g}" cy="{y:g}" r="{r:g}"'
@@ -172,7 +172,7 @@ class TableMap:
             f'<rect x="{x:g}" y="{y:g}" width="{w:g}" height="{h:g}" fill="url(#{pid})" fill-opacity="0.55" '
             f'stroke="{colour}" stroke-width="0.35" stroke-dasharray="1.2 0.6"/>'
         )
-        for block in line_blocks([(x, y), (x + w, y), (x + w, y + h), (x, y + h), (x, y)], 0.35, 0.25):
+        for block in line_blocks(_rect_ring(rect), 0.35, 0.25):
             self.placement.block(block, "zone edge")
         fs = self.font
         r = fs * 0.6
@@ -297,6 +297,12 @@ class TableMap:
             f'<rect x="0" y="0" width="{W:g}" height="{D:g}" fill="#f7f5ee" stroke="#000" stroke-width="0.25"/>'
             f"{body}{''.join(self.zones)}{''.join(self.stars)}{leaders}{labels}{''.join(ticks)}{edges}{legend}</svg>"
         )
+
+
+def _rect_ring(rect) -> list[tuple[float, float]]:
+    """A rectangle [x, y, w, h]'s outline as a closed line, corner to corner."""
+    x, y, w, h = rect
+    return [(x, y), (x + w, y), (x + w, y + h), (x, y + h), (x, y)]
 
 
 def _within(rect, centre, width: float, height: float) -> bool:

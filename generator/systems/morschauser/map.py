@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import math
+from dataclasses import replace
 
 from markupsafe import Markup
 
@@ -235,13 +236,13 @@ class GridMap:
             f'stroke="#000" stroke-width="0.4" stroke-dasharray="1.4 0.8"/>'
         )
         self.objectives.append((col, row))
-        self._frame(col, row, OBJECTIVE_BAND)
+        self._frame(col, row)
         self._use("objective")
 
-    def _frame(self, col: int, row: int, band: tuple[float, float]) -> None:
-        """A line drawn round a square `band` in from its edges: four obstacles, one a side."""
+    def _frame(self, col: int, row: int) -> None:
+        """An objective's frame as four obstacles, one a side, each the band OBJECTIVE_BAND in from the edge."""
         x, y, S = col * self.S, row * self.S, self.S
-        inner, outer = band
+        inner, outer = OBJECTIVE_BAND
         for side in (
             Box(x + inner, y + inner, x + S - inner, y + outer),
             Box(x + inner, y + S - outer, x + S - inner, y + S - inner),
@@ -284,9 +285,10 @@ class GridMap:
         spots.sort(key=lambda spot: (abs(spot[2]) > 0, round(math.hypot(spot[0] - x, spot[1] - y - default), 6)))
         return spots
 
-    def _furnish(self, col: int, row: int, unit: tuple | None, objective: bool, level: int) -> None:
+    def _furnish(self, col: int, row: int, unit: tuple | None, objective: bool) -> None:
         """One square's marks, placed together so each keeps clear of the others: the unit's marker and facing
-        arrow, the objective's star, the unit's code and the hill's level mark. The marker takes the first spot
+        arrow, the objective's star and the unit's code (a hill's level is marked once per contour region, after
+        every square's own marks: _place_region_level). The marker takes the first spot
         in its square (best first) where all of them fit clear, by the placement's gap, of each other, of what
         is already placed and of roads and rivers; the least crowded if none does."""
         square = Box(col * self.S, row * self.S, (col + 1) * self.S, (row + 1) * self.S)
@@ -307,12 +309,12 @@ class GridMap:
                     if sum(arrow.overlap(line) for line in lines) >= best[0]:
                         continue
             trial = Placement(self.placement.bounds, self.placement.gap, list(obstacles), list(placed))
-            cost = self._set_square(trial, col, row, unit, spot, objective, level)
+            cost = self._set_square(trial, col, row, unit, spot, objective)
             if best is None or cost < best[0] - 1e-9:
                 best = (cost, spot)
             if cost == 0:
                 break
-        self._set_square(self.placement, col, row, unit, best[1], objective, level, draw=True)
+        self._set_square(self.placement, col, row, unit, best[1], objective, draw=True)
 
     def _unit_boxes(self, unit: tuple, spot: tuple[float, float, float]) -> list[Box]:
         x, y, along = spot
@@ -322,7 +324,7 @@ class GridMap:
             boxes.append(facing_box(x, y, MARKER_W, MARKER_H, facing, along))
         return boxes
 
-    def _set_square(self, placement, col, row, unit, spot, objective, level, draw: bool = False) -> float:
+    def _set_square(self, placement, col, row, unit, spot, objective, draw: bool = False) -> float:
         """Put one square's marks into `placement` with the unit's marker at `spot`; how crowded they are (0 when
         every one is clear). With `draw`, also draw them."""
         cost = 0.0
@@ -358,8 +360,6 @@ class GridMap:
             cost += code.crowding
             if not code.box.inside(Box(col * self.S, row * self.S, (col + 1) * self.S, (row + 1) * self.S)):
                 cost += OUTSIDE_COST  # a code on a leader in the next square crowds that square's unit: the last resort
-        if level:
-            cost += placement.place(self._level_label(col, row, level)).crowding
         return cost
 
     def _star_spots(self, col: int, row: int) -> list[Box]:
@@ -434,6 +434,11 @@ class GridMap:
             spots += [at[k] for k in ("right centre", "left centre", "middle top")]
         return Label(mark, fs, self.centre(col, row), spots, True, fs * 0.2, "level", ignore=(BUILDING,), reach=self.S)
 
+    def _beside(self, col: int, row: int) -> list[tuple[int, int]]:
+        """The squares of the grid that share a side with this one."""
+        near = ((col + 1, row), (col - 1, row), (col, row + 1), (col, row - 1))
+        return [(c, r) for c, r in near if 0 <= c < self.columns and 0 <= r < self.rows]
+
     def _level_regions(self) -> list[list[tuple[int, int]]]:
         """The hill's contours as regions: the squares of one level joined side to side, each region once, in
         reading order of its first square."""
@@ -447,7 +452,7 @@ class GridMap:
             while todo:
                 col, row = todo.pop()
                 region.append((col, row))
-                for near in ((col + 1, row), (col - 1, row), (col, row + 1), (col, row - 1)):
+                for near in self._beside(col, row):
                     if near in left and self.levels[near] == self.levels[start]:
                         left.discard(near)
                         todo.append(near)
@@ -462,22 +467,11 @@ class GridMap:
         mx = sum(col for col, _ in region) / len(region)
         my = sum(row for _, row in region) / len(region)
         order = sorted(region, key=lambda sq: (sq in taken, round(math.hypot(sq[0] - mx, sq[1] - my), 6), sq[1], sq[0]))
-        label = self._level_label(*order[0], level)
         spots = [self.centre(*square) for square in order if square not in taken]
         for square in order:
             spots += self._level_label(*square, level).candidates
         # every spot lies in the region it names: no leader line
-        return Label(
-            label.text,
-            label.size,
-            label.anchor,
-            spots,
-            True,
-            label.padding,
-            "level",
-            ignore=(BUILDING,),
-            reach=math.inf,
-        )
+        return replace(self._level_label(*order[0], level), candidates=spots, reach=math.inf)
 
     def _place_region_level(self, region: list[tuple[int, int]], taken: set) -> None:
         """A region's level mark inside it; if every spot there is crowded (a small crest whose squares hold units
@@ -487,20 +481,14 @@ class GridMap:
             return
         members = set(region)
         around_it = sorted(
-            {
-                near
-                for col, row in region
-                for near in ((col + 1, row), (col - 1, row), (col, row + 1), (col, row - 1))
-                if near not in members and 0 <= near[0] < self.columns and 0 <= near[1] < self.rows
-            },
+            {near for col, row in region for near in self._beside(col, row) if near not in members},
             key=lambda sq: (sq in taken, sq[1], sq[0]),
         )
         if not around_it:
             return
         level = self.levels[region[0]]
         spots = [spot for square in around_it for spot in self._level_label(*square, level).candidates]
-        first = self._level_label(*region[0], level)
-        outside = Label(first.text, first.size, first.anchor, spots, True, first.padding, "level", ignore=(BUILDING,))
+        outside = replace(self._level_label(*region[0], level), candidates=spots, reach=None)
         self.placement.placed.remove(inside)
         placed = self.placement.place(outside)
         if placed.crowding >= inside.crowding:  # no better outside: back inside
@@ -515,7 +503,7 @@ class GridMap:
             units = {(unit[0], unit[1]): unit[2:] for unit in self.pending_units}
             squares = set(units) | set(self.objectives)
             for col, row in sorted(squares, key=lambda sq: (sq not in units, sq not in self.objectives, sq[1], sq[0])):
-                self._furnish(col, row, units.get((col, row)), (col, row) in self.objectives, 0)
+                self._furnish(col, row, units.get((col, row)), (col, row) in self.objectives)
             for region in self._level_regions():
                 self._place_region_level(region, squares)
             self._clear_houses()
