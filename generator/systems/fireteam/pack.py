@@ -15,6 +15,10 @@ def pack_data(rules: Rules, prepared, tables: list, leaves_out: frozenset[str]) 
     weapons = {weapon.name: weapon for weapon in rules.weapons}
     forces = [_force(rules, weapons, view, side, prepared) for view, side in zip(prepared.sides, prepared.forces)]
     by_id = {card["id"]: card for card in deck["cards"]}
+    vehicles = "Vehicles" not in leaves_out
+    tables_by_id = {table.id: table for table in tables}
+    if not vehicles:  # the movement odds' vehicle column only for a battle with vehicles
+        tables_by_id["movement"] = odds.movement_table(rules, vehicles=False)
     return {
         "table": battle.table,
         "objectives": battle.objectives,
@@ -26,10 +30,8 @@ def pack_data(rules: Rules, prepared, tables: list, leaves_out: frozenset[str]) 
             "passes": [[by_id[i] for i in run] for run in deck["passes"]],
             "size": len(deck["cards"]),
         },
-        # the movement table's vehicle column only for a battle with vehicles
-        "odds": {table.id: table for table in tables}
-        | {"movement": odds.movement_table(rules, vehicles="Vehicles" not in leaves_out)},
-        "vehicles": "Vehicles" not in leaves_out,
+        "odds": tables_by_id,
+        "vehicles": vehicles,
         "weapons": [weapon for weapon in rules.weapons if weapon.name not in leaves_out],
         "source": rules.source,
         "team_withdraw_at": rules.morale.team_withdraw_at,
