@@ -297,6 +297,9 @@ def _deck(path: str, seed: int | None, passes: int | None, as_json: bool) -> tup
     from .build import choose_seed, load
 
     scenario = load(path)
+    most = scenario.system.most_passes()
+    if passes is not None and most is not None and passes > most[0]:
+        raise UsageError(f"--passes {passes}: {scenario.system.title} plays 1 to {most[0]} {most[1]}")
     deck = scenario.system.prepare(scenario, choose_seed(scenario, seed), passes).deck
     if deck is None:
         raise UsageError(scenario.system.no_deck)

@@ -46,3 +46,17 @@ def test_every_example_scenario_validates_clean(muster):
     result = muster("validate", *sorted((Path(__file__).parent.parent / "scenarios").glob("*.yaml")))
     assert result.code == 0, result.err
     assert result.err == ""
+
+
+@pytest.mark.parametrize(
+    ("scenario", "most", "word"),
+    [("scenarios/bridge.yaml", 40, "passes"), ("scenarios/weissach-bridge.yaml", 20, "turns")],
+)
+def test_deck_passes_held_to_the_systems_own_bound(muster, scenario, most, word):
+    """`muster deck --passes` draws no more than a scenario may set for its own game: the same bound, said in the
+    system's word, a usage error beyond it."""
+    assert muster("deck", scenario, "--json", "--passes", str(most)).code == 0
+    beyond = muster("deck", scenario, "--passes", str(most + 1))
+    assert beyond.code == 2
+    assert f"plays 1 to {most} {word}" in beyond.err
+    assert "Traceback" not in beyond.err

@@ -149,6 +149,12 @@ class System:
         """
         return Prepared(scenario, seed)
 
+    def most_passes(self) -> tuple[int, str] | None:
+        """The most passes or turns a scenario may set, and the word for them; None without a deck.
+
+        `muster deck --passes` is held to the same bound as the scenario's own key."""
+        return None
+
     def deck_text(self, deck: dict) -> str:
         """The deck or schedule for a terminal, one pass or turn a line."""
         return "\n".join(f"{key}: {value}" for key, value in deck.items())

@@ -18,7 +18,7 @@ from .map import draw
 from .models import Rules
 from .pack import pack_data
 from .roster import in_play, units
-from .scenario import Battle, Side, read
+from .scenario import PASSES_MAX, Battle, Side, read
 
 
 @dataclass
@@ -58,6 +58,9 @@ class FireteamTomorrow(System):
         names = [objective.name for objective in battle.objectives] + [feature.name for feature in battle.terrain]
         svg, page = draw(self.rules, battle, forces, sides, edges=names_compass(scenario, names))
         return FireteamPrepared(scenario, seed, deck, battle, forces, svg, page)
+
+    def most_passes(self) -> tuple[int, str]:
+        return PASSES_MAX, "passes"
 
     def deck_text(self, deck: dict) -> str:
         return listing(deck)

@@ -77,13 +77,16 @@ class Feature(Model):
             checker.report(path, "a line feature needs a width in inches")
 
 
+PASSES_MAX = 40  # a game's passes through the deck; also the bound of `muster deck --passes`
+
+
 @dataclass(frozen=True)
 class Battle(Model):
     """The keys a Fireteam scenario adds to the common ones."""
 
     table: TableSize = key(Typed(TableSize), "The table's size in inches.", default=TableSize(72, 48))
     passes: int = key(
-        Int(1, 40), "How many passes through the deck the run-sheet prints (the game's length).", default=6
+        Int(1, PASSES_MAX), "How many passes through the deck the run-sheet prints (the game's length).", default=6
     )
     terrain: list = key(ListOf(Typed(Feature), max=120), "Terrain pieces drawn on the map.", default=[])
     objectives: list = key(ListOf(Typed(Objective), max=20), "Objectives marked on the map.", default=[])

@@ -63,6 +63,9 @@ class MorschauserModern(System):
     def _odds_memo(self) -> dict:
         return {}
 
+    def most_passes(self) -> tuple[int, str]:
+        return self.rules.limits.turns_max, "turns"
+
     def prepare(self, scenario, seed: int, passes: int | None = None) -> GridPrepared:
         game = GridScenario.of(scenario)
         units = roster.listed(self.rules, game, scenario.side_views)
