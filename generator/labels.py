@@ -16,6 +16,18 @@ LINE_HEIGHT = 1.2  # a label's box is this many font sizes tall
 OBJECTIVE = "objective"  # an objective's mark: nothing else drawn may cover it, nor it anything
 
 
+def covered(box: Box, others) -> float:
+    """The area `box` shares with each of `others` (boxes), summed in their order: Box.overlap for each, with the
+    boxes that cannot meet it passed over first (placement asks this of every obstacle for every spot it tries)."""
+    left, top, right, bottom = box.left, box.top, box.right, box.bottom
+    total = 0.0
+    for other in others:
+        if other.right <= left or other.left >= right or other.bottom <= top or other.top >= bottom:
+            continue
+        total += box.overlap(other)
+    return total
+
+
 @dataclass(frozen=True)
 class Box:
     """An axis-aligned rectangle in map units."""
@@ -114,7 +126,7 @@ class Placement:
         """Something drawn that may go in one of several spots (an objective's star in its square): the first
         spot clear, by the placement's gap, of every obstacle and label so far, else the least covered; then it
         is an obstacle too."""
-        covered, box = self.choose(spots)
+        _, box = self.choose(spots)
         self.block(box, kind)
         return box
 
@@ -132,22 +144,22 @@ class Placement:
         ]
         best = None
         for box in spots:
-            covered = sum(box.grown(self.gap).overlap(other) for other in near)
-            if best is None or covered < best[0] - 1e-9:
-                best = (covered, box)
-            if covered == 0:
+            area = covered(box.grown(self.gap), near)
+            if best is None or area < best[0] - 1e-9:
+                best = (area, box)
+            if area == 0:
                 break
         return best
 
     def crowding(self, label: Label, box: Box) -> float:
         """How much of other labels and obstacles the box would cover, and how far it leaves the map."""
         grown = box.grown(self.gap)
-        covered = sum(grown.overlap(other.box) for other in self.placed)
-        covered += sum(grown.overlap(obstacle) for kind, obstacle in self.obstacles if kind not in label.ignore)
-        covered += sum(box.overlap(own) for own in label.avoid)
+        area = covered(grown, (other.box for other in self.placed))
+        area += covered(grown, (obstacle for kind, obstacle in self.obstacles if kind not in label.ignore))
+        area += covered(box, label.avoid)
         if not box.inside(self.bounds):
-            covered += box.width * box.height - box.overlap(self.bounds) + 1e-6
-        return covered
+            area += box.width * box.height - box.overlap(self.bounds) + 1e-6
+        return area
 
     def place(self, label: Label) -> Placed:
         """Put the label at its first candidate spot that is clear; if none is, at the least crowded one."""

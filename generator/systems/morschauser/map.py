@@ -8,7 +8,7 @@ from dataclasses import replace
 from markupsafe import Markup
 
 from ... import fonts
-from ...labels import OBJECTIVE, Box, Label, Placement, around, leader_svg, text_width
+from ...labels import OBJECTIVE, Box, Label, Placement, around, covered, leader_svg, text_width
 from ...svg import EDGE_BAND, MARK_GAP_MM, MIN_TEXT_PT, PT_MM, MapFrame, boxed_text, edge_names, map_frames, shape_path
 from .glyphs import unit_marker
 from .looks import (
@@ -306,7 +306,7 @@ class GridMap:
                 # an arrow on a road already costs more than the best so far: no need to try the rest
                 if best and unit[3] in FACING_VECTORS:
                     arrow = boxes[-1].grown(self.placement.gap)
-                    if sum(arrow.overlap(line) for line in lines) >= best[0]:
+                    if covered(arrow, lines) >= best[0]:
                         continue
             trial = Placement(self.placement.bounds, self.placement.gap, list(obstacles), list(placed))
             cost = self._set_square(trial, col, row, unit, spot, objective)
@@ -335,7 +335,7 @@ class GridMap:
             boxes = self._unit_boxes(unit, spot)
             lines = [box for kind, box in placement.obstacles if kind in LINES]
             if facing in FACING_VECTORS:
-                cost += sum(boxes[-1].grown(gap).overlap(line) for line in lines)
+                cost += covered(boxes[-1].grown(gap), lines)
             # a neighbour's code or mark set outside its own square (on a leader) may lie here: keep off it
             cost += sum(box.grown(gap).overlap(p.box) for box in boxes for p in placement.placed)
             for box in boxes[:2]:
@@ -347,9 +347,9 @@ class GridMap:
                 if facing in FACING_VECTORS:
                     self.units.append(facing_arrow(x, y, MARKER_W, MARKER_H, facing, along))
         if objective:
-            covered, box = placement.choose(self._star_spots(col, row), ignore=(BUILDING,))
+            area, box = placement.choose(self._star_spots(col, row), ignore=(BUILDING,))
             placement.block(box, OBJECTIVE)
-            cost += covered
+            cost += area
             if draw:
                 cx, cy = box.centre
                 self.stars.append(
@@ -364,7 +364,14 @@ class GridMap:
 
     def _star_spots(self, col: int, row: int) -> list[Box]:
         """Where an objective's star may go in its square: as near the top right corner as it fits, full size
-        first, smaller if the square is full."""
+        first, smaller if the square is full. (Hundreds of spots, asked for again each time the square's marker
+        tries a spot: worked out once per square.)"""
+        memo = self.__dict__.setdefault("_star_spots_memo", {})
+        if (col, row) not in memo:
+            memo[col, row] = self._star_spots_of(col, row)
+        return memo[col, row]
+
+    def _star_spots_of(self, col: int, row: int) -> list[Box]:
         inset = 0.4
         spots = []
         for r in STAR_RADII:
