@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 from collections.abc import Iterable
 from dataclasses import dataclass
 from pathlib import Path
@@ -11,14 +12,14 @@ import markupsafe
 from jinja2 import nodes
 from jinja2.utils import concat
 
-from . import __version__, cards, markup
+from . import __version__, cards, engine, markup
 from .decks import seed_from_bytes
 from .engine import html_to_pdf, lay_out
-from .errors import InputProblems, MusterError, Problem, RenderError, UnfitText, UsageError
+from .errors import InputProblems, MusterError, Problem, RenderError, UnfitText, UsageError, quoted
 from .files import own_folder, write_together
 from .loading import load_file, parse_path
 from .rendering import TEMPLATES, environment, render
-from .sandbox import run_limited
+from .sandbox import run_each_limited, run_limited
 from .scenario import Scenario, validate
 from .systems.base import Prepared, System
 
@@ -288,23 +289,97 @@ def to_pdf(scenario: Scenario, html: str, card_size: str = "") -> bytes:
         raise unfit_problems(scenario, err, card_size) from err
 
 
-def make_pdfs(path: str | Path, options: Options) -> tuple[str, list[bytes]]:
-    """Load, validate, compute and render: the scenario's name and its pack and cards as PDF bytes.
+def make_pdfs(path: str | Path, options: Options) -> tuple[str, list[bytes], str, float]:
+    """Load, validate, compute and render: the scenario's name, its pack and cards as PDF bytes, its system's id
+    and the CPU seconds WeasyPrint took (for `make bench`).
 
     build() runs this in one limited child (sandbox.run_limited), so every stage a hostile file can make
     costly, from expanding its squares to converting its Markdown, is inside the time and memory limit.
     """
+    before = engine.weasyprint_cpu
     scenario = load(path)
     pack, sheet = compute(scenario, choose_seed(scenario, options.seed), options)
     htmls = render_html(scenario, pack, sheet)
-    return scenario.name, [to_pdf(scenario, html, options.card_size) for html in htmls]
+    pdfs = [to_pdf(scenario, html, options.card_size) for html in htmls]
+    return scenario.name, pdfs, scenario.system.id, engine.weasyprint_cpu - before
+
+
+def _make_pdfs(job: tuple[str, Options]) -> tuple[str, list[bytes], str, float]:
+    return make_pdfs(*job)
 
 
 def build(path: str | Path, out_dir: str | Path = "output", options: Options | None = None) -> list[Path]:
     """Build NAME.pdf and NAME-cards.pdf into out_dir/NAME/; nothing is written unless both render."""
+    return build_all([path], out_dir, options)
+
+
+def build_all(
+    paths: list[str | Path],
+    out_dir: str | Path = "output",
+    options: Options | None = None,
+    jobs: int = 1,
+    stats: dict | None = None,
+) -> list[Path]:
+    """Build each scenario's pack and cards into out_dir/NAME/, in one warm process: each scenario in its own
+    limited child forked from this one (WeasyPrint imported once), up to `jobs` at a time; after a child of a
+    system finishes, this process reads that system's rule data and templates, so the next children of it start
+    warm. Every file's problems are listed together and nothing is written unless every scenario renders: the
+    packs of a season are one print run. `stats`, given a dict, receives where the CPU went (`make bench`)."""
     options = options or Options()
-    name, pdfs = run_limited(make_pdfs, (str(path), options), str(path))
-    folder = own_folder(Path(out_dir) / name)
-    outputs = {folder / f"{name}{suffix}.pdf": data for suffix, data in zip(["", "-cards"], pdfs)}
-    write_together(outputs)  # both or neither: a new pack beside old cards would print a mismatched game
-    return list(outputs)
+    paths = [str(path) for path in paths]
+    folders: dict[str, str] = {}
+    for path in paths:  # two files of one name would overwrite each other's pack
+        name = Path(path).stem
+        if name in folders:
+            raise UsageError(
+                f"{quoted(folders[name])} and {quoted(path)} would both be built into {Path(out_dir) / name}: "
+                "give one of them another file name"
+            )
+        folders[name] = path
+    results: dict[int, tuple] = {}
+    problems: list[Problem] = []
+    finished = 0
+    workers = max(1, min(jobs, len(paths), os.cpu_count() or 1))
+
+    def done(index: int, result: tuple) -> None:
+        nonlocal finished
+        finished += 1
+        results[index] = result
+        if len(paths) - (finished - 1 + workers) > 0:  # a child is still to start: let it start warm
+            warm(result[2])
+
+    def failed(index: int, err: InputProblems) -> None:
+        nonlocal finished
+        finished += 1
+        problems.extend(err.problems)
+
+    run_each_limited(_make_pdfs, [(path, (path, options)) for path in paths], jobs, done, failed, "building")
+    if problems:
+        raise InputProblems(problems)
+    written: list[Path] = []
+    outputs: dict[Path, bytes] = {}
+    for index in range(len(paths)):
+        name, pdfs = results[index][:2]
+        folder = own_folder(Path(out_dir) / name)
+        pair = {folder / f"{name}{suffix}.pdf": data for suffix, data in zip(["", "-cards"], pdfs)}
+        outputs.update(pair)
+        written += pair
+    write_together(outputs)  # all or none: a new pack beside old cards would print a mismatched game
+    if stats is not None:
+        stats["weasyprint"] = sum(result[3] for result in results.values())
+        stats["weasyprint_import"] = engine.import_cpu
+    return written
+
+
+def warm(system_id: str) -> None:
+    """Read a system's rule data and compile its templates in this process, so that children forked from it later
+    start with them (a build of many scenarios pays for them once, not once a scenario)."""
+    from . import coverage, systems
+
+    system = systems.get(system_id)
+    system.rules  # noqa: B018 (a cached property: read here, inherited by every child forked after)
+    coverage.printable()
+    env = environment()
+    for name in env.list_templates(filter_func=lambda name: name.endswith(".html")):
+        if "/" not in name or name.startswith(f"{system_id}/"):
+            env.get_template(name)

@@ -3,11 +3,17 @@
 from __future__ import annotations
 
 import logging
+import time
 from pathlib import Path
 
 from . import fit
 from .errors import RenderError, UnfitText
 from .fetcher import make_fetcher
+
+# CPU seconds this process has spent inside WeasyPrint (layout, fitting and PDF writing), for `make bench`
+# (MUSTER_STATS): what is not here, of a build's whole process tree, is Muster's own and start-up's.
+weasyprint_cpu = 0.0
+import_cpu = 0.0  # and importing it (sandbox._preload), once per command
 
 
 class _Collect(logging.Handler):
@@ -30,7 +36,12 @@ def _lay_out(html: str, base: Path, fetcher, tags: bool = True) -> tuple[object,
     import weasyprint
 
     def layout(text: str):
-        return weasyprint.HTML(string=text, base_url=str(base) + "/", url_fetcher=fetcher).render(pdf_tags=tags)
+        global weasyprint_cpu
+        start = time.process_time()
+        try:
+            return weasyprint.HTML(string=text, base_url=str(base) + "/", url_fetcher=fetcher).render(pdf_tags=tags)
+        finally:
+            weasyprint_cpu += time.process_time() - start
 
     if fit.MARK in html:  # card text that must fit its box: measured and shrunk by this same engine
         laid_out, _, unfit = fit.fit(html, layout)
@@ -73,7 +84,10 @@ def render_pdf(
         laid_out, unfit = _lay_out(html, base, fetcher, tags)
         if unfit:
             raise UnfitText(unfit)
+        global weasyprint_cpu
+        start = time.process_time()
         data = laid_out.write_pdf(pdf_tags=tags, uncompressed_pdf=False, pdf_version=pdf_version)
+        weasyprint_cpu += time.process_time() - start
         pages = len(laid_out.pages)
         if links is not None:
             for index, page in enumerate(laid_out.pages):

@@ -57,8 +57,13 @@ def _context():
 
 def _preload() -> None:
     """Import WeasyPrint and the build here, once, so that each forked child starts with them."""
-    import weasyprint  # noqa: F401
+    from . import engine
 
+    if not engine.import_cpu:
+        start = time.process_time()
+        import weasyprint  # noqa: F401
+
+        engine.import_cpu = time.process_time() - start
     from . import build  # noqa: F401
 
 
@@ -203,12 +208,18 @@ def run_limited(function: Callable, args: tuple, file: str, doing: str = "buildi
 
 
 def run_each_limited(
-    function: Callable, jobs: list[tuple[str, object]], workers: int, done: Callable[[int, object], None]
+    function: Callable,
+    jobs: list[tuple[str, object]],
+    workers: int,
+    done: Callable[[int, object], None],
+    failed: Callable[[int, InputProblems], None] | None = None,
+    doing: str = "rendering",
 ) -> None:
     """function(argument) for each (file, argument) job, each in its own limited child with its own clock.
 
     Up to `workers` (at most the number of CPUs) run at once. done(index, result) runs in this process as each
-    job finishes; the first failure kills every other child and is raised, naming its file.
+    job finishes. Given `failed`, a job whose file has problems is handed to it and the others go on; any other
+    failure (and, without `failed`, problems too) kills every other child and is raised, naming its file.
     """
     if not jobs:
         return
@@ -221,13 +232,20 @@ def run_each_limited(
         while waiting or running:
             while waiting and len(running) < workers:
                 index = waiting.pop(0)
-                running[index] = _Limited(function, (jobs[index][1],), jobs[index][0], "rendering")
+                running[index] = _Limited(function, (jobs[index][1],), jobs[index][0], doing)
             nearest = min(child.deadline for child in running.values())
             ready = wait([child.receive for child in running.values()], max(0.0, nearest - time.monotonic()))
             for index, child in list(running.items()):
                 if child.receive in ready or time.monotonic() >= child.deadline:
                     del running[index]
-                    done(index, child.result())
+                    try:
+                        result = child.result()
+                    except InputProblems as err:
+                        if failed is None:
+                            raise
+                        failed(index, err)
+                    else:
+                        done(index, result)
     finally:  # a failure, or Ctrl-C: no child may keep rendering
         for child in running.values():
             child.stop()

@@ -14,6 +14,7 @@ from functools import partial
 from itertools import count
 from pathlib import Path
 
+from .. import engine
 from ..build import Options
 from ..errors import RenderError
 from ..files import write_atomic
@@ -64,6 +65,7 @@ def booklet(
         progress(next(steps), len(parts) + 1, what)
 
     render_parts(parts, options, jobs, cache, step, stats)
+    tail_start = time.perf_counter()  # from here on one process works alone: the serial tail
     # The cover's introduction is Markdown (quadratic on some inputs) and the join reads every part: both run in a
     # limited child like every chapter, so the config's file is named when they pass the limits.
     data, pages, timing = run_limited(
@@ -77,6 +79,8 @@ def booklet(
         prune(cache, keep={entry, *(cache_entry(part) for part in parts)})
     for key, seconds in timing.items():
         stats[key] = stats.get(key, 0.0) + seconds
+    stats["weasyprint_import"] = engine.import_cpu
+    stats["tail"] = time.perf_counter() - tail_start
     statistics(stats)
     return out
 
@@ -84,7 +88,7 @@ def booklet(
 def _assemble(config: dict, parts: list[Part], options: Options) -> tuple[bytes, int, dict]:
     """In a limited child: the front matter (once the page numbers are known), the join and the stamps; the booklet's
     bytes, its page count, and where the time went."""
-    t_front = time.perf_counter()
+    before = engine.weasyprint_cpu
     front, front_pages, total = front_matter(config, parts, options)
     heads = running_heads(config, parts, front_pages, options)
     t_join = time.perf_counter()
@@ -95,4 +99,4 @@ def _assemble(config: dict, parts: list[Part], options: Options) -> tuple[bytes,
     if total != len(writer.pages):  # before anything is written or cached: a wrong booklet is never kept
         raise RenderError(f"the booklet has {len(writer.pages)} pages, its contents counted {total}")
     join = time.perf_counter() - t_join
-    return data, len(writer.pages), {"join": join, "outside": join, "weasyprint": t_join - t_front}
+    return data, len(writer.pages), {"join": join, "weasyprint": engine.weasyprint_cpu - before}
