@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import io
 import json
 import re
 import shutil
@@ -206,7 +207,11 @@ def test_booklet_is_tagged_with_one_structure_tree(built_booklet):
         for mcid in mcids:
             assert elements[mcid].get_object().raw_get("/Pg").idnum == page.indirect_reference.idnum
         assert content.count(b"BDC") + content.count(b"BMC") == content.count(b"EMC")
-        assert content.rstrip().endswith(b"EMC\nQ") and b"/Artifact BMC" in content  # the stamp
+        # the stamp: drawn last, marked as an artifact, a Form XObject of the page's own resources
+        stamp = re.search(rb"/Artifact BMC\s+q (/\w+) Do Q\s+EMC\s*$", content)
+        assert stamp, index
+        form = page["/Resources"]["/XObject"][stamp.group(1).decode()]
+        assert form["/Subtype"] == "/Form" and b"/MCID" not in form.get_data()
         for annot in page.get("/Annots") or []:
             annot = annot.get_object()
             link = mapped[annot["/StructParent"]].get_object()
@@ -227,3 +232,65 @@ def test_booklet_is_tagged_with_one_structure_tree(built_booklet):
 
     walk(document, tree.raw_get("/K")[0])
     assert len(ids) == len(set(ids))  # table header ids, unique across parts
+
+
+def _font_bytes(reader) -> int:
+    """The embedded font programs' bytes in a PDF."""
+    total = 0
+    for number in reader.xref[0]:
+        obj = reader.get_object(number)
+        if isinstance(obj, dict) and obj.get("/Type") == "/FontDescriptor":
+            total += sum(len(obj[key].get_object()._data) for key in ("/FontFile2", "/FontFile3") if key in obj)
+    return total
+
+
+def test_booklet_is_no_larger_than_its_parts(season, tmp_path, monkeypatch):
+    """Issue 13: the joined booklet is packed, not bloated: within 1.3x of its largest part plus the other parts'
+    content (their fonts left out), every stream compressed, structure elements in object streams. Stamping
+    the running heads with pypdf's merge_page left every page's content uncompressed, and the join wrote tens of
+    thousands of structure elements as loose objects: the example booklet was 7.2 MB from 3.3 MB of parts."""
+    from generator.cli import main
+
+    monkeypatch.setenv("MUSTER_CACHE", str(tmp_path / "cache"))  # this booklet's parts alone, to weigh them
+    folder, config = season
+    out = tmp_path / "booklet.pdf"
+    paths = [str(folder / f"{n}.yaml") for n in FILES]
+    assert main(["booklet", *paths, "--out", str(out), "--config", str(config), "--jobs", "2"]) == 0
+    parts = [p.read_bytes() for p in (tmp_path / "cache").glob("*.pdf") if not p.name.startswith("booklet-")]
+    assert len(parts) == len(FILES) + 2  # the chapters and the two systems' appendices
+    sizes = sorted((len(data), _font_bytes(PdfReader(io.BytesIO(data)))) for data in parts)
+    bound = sizes[-1][0] + sum(size - fonts for size, fonts in sizes[:-1])
+    assert out.stat().st_size <= 1.3 * bound, (out.stat().st_size, bound)
+    reader = PdfReader(out)
+    assert reader.xref_objStm  # loose objects packed into object streams
+    for index, page in enumerate(reader.pages):
+        contents = page.raw_get("/Contents").get_object()
+        for stream in contents if isinstance(contents, list) else [contents]:
+            assert stream.get_object().get("/Filter") == "/FlateDecode", index
+
+
+def test_front_matter_is_rendered_once_and_a_long_one_still_numbers_right(monkeypatch):
+    """Issue 13: the cover and contents are laid out once in the common case (two pages: they were always laid out
+    twice, the first time only to count their pages); a front matter longer than that is laid out again with its
+    own length, so the contents' page numbers are still the pages the parts start on."""
+    import generator.booklet.front as front
+    from generator.booklet.plan import CHAPTER, DEFAULT_CONFIG, Part
+    from generator.build import Options
+
+    calls = []
+    real = front._render_front
+    monkeypatch.setattr(front, "_render_front", lambda *args: calls.append(1) or real(*args))
+    parts = [Part(CHAPTER, f"s{n}.yaml", f"Scenario {n}", "head", "Fireteam Tomorrow", pages=3) for n in range(4)]
+    config = {**DEFAULT_CONFIG, "title": "Book", "introduction": "Welcome."}
+    data, front_pages, total = front.front_matter(config, parts, Options())
+    assert (len(calls), front_pages, total) == (1, 2, 2 + 4 * 3)
+    assert [p.start for p in parts] == [3, 6, 9, 12]
+
+    calls.clear()
+    config["introduction"] = "\n\n".join(f"Paragraph {n} of the club's long welcome to its season." for n in range(120))
+    data, front_pages, total = front.front_matter(config, parts, Options())
+    assert front_pages == len(PdfReader(io.BytesIO(data)).pages) > 2 and len(calls) == 2
+    assert [p.start for p in parts] == [front_pages + 1 + 3 * n for n in range(4)]
+    contents = PdfReader(io.BytesIO(data)).pages[front_pages - 1].extract_text()
+    assert all(f"Scenario {n}" in contents for n in range(4))
+    assert re.findall(r"Scenario \d\s*Fireteam Tomorrow\s*(\d+)", contents) == [str(p.start) for p in parts]

@@ -78,9 +78,11 @@ def front_matter(config: dict, parts: list[Part], options: Options) -> tuple[byt
     """Number every part's first page and render the front matter: its PDF, its pages and the booklet's.
 
     Printed double-sided, a part that would start on a left-hand (even) page gets a blank page before it."""
-    # The front matter's length decides every page number; settle it (it rarely takes a second pass).
-    front_pages = 0
-    for _ in range(3):
+    # The front matter's length decides every page number. Start from the common case, a cover and one page of
+    # contents, so that it is rendered once; a longer one (a long introduction, a long season) is rendered again
+    # with its own length, until the length its page numbers assumed is the one it has.
+    front_pages = 2
+    for _ in range(4):
         page = front_pages + 1
         for part in parts:
             part.blank_before = bool(config.get("double_sided")) and page % 2 == 0

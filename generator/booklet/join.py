@@ -48,6 +48,24 @@ def finish(writer: PdfWriter, config: dict, parts: list[Part]) -> bytes:
     catalog(writer)[NameObject("/Lang")] = TextStringObject("en")
     # a fixed document ID: the same scenarios give the same booklet bytes
     omit_document_id(writer)
-    buffer = io.BytesIO()
-    writer.write(buffer)
-    return buffer.getvalue()
+    joined = io.BytesIO()
+    writer.write(joined)
+    return _pack(joined)
+
+
+def _pack(pdf: io.BytesIO) -> bytes:
+    """The joined PDF written again by qpdf: its loose objects (tens of thousands of structure elements) packed
+    into compressed object streams and any stream left uncompressed compressed, losslessly; the document ID is
+    computed from the content, so the same input still gives the same bytes."""
+    import pikepdf
+
+    pdf.seek(0)
+    out = io.BytesIO()
+    with pikepdf.open(pdf) as document:
+        document.save(
+            out,
+            object_stream_mode=pikepdf.ObjectStreamMode.generate,
+            compress_streams=True,
+            deterministic_id=True,
+        )
+    return out.getvalue()
