@@ -16,7 +16,9 @@ from .pypdf_adapter import add_object
 
 def running_heads(config: dict, parts: list[Part], front_pages: int, options: Options) -> PdfReader:
     """One page of running head and page number for each page of the booklet, on an empty page."""
-    heads = [{"head": "Contents", "blank": False, "landscape": False}] * front_pages
+    # the cover carries neither running head nor page number; the contents pages do
+    heads = [{"head": "", "blank": True, "landscape": False}]
+    heads += [{"head": "Contents", "blank": False, "landscape": False}] * (front_pages - 1)
     for part in parts:
         if part.blank_before:  # a blank left-hand page stays blank: no running head, no page number
             heads.append({"head": "", "blank": True, "landscape": False})
