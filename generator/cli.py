@@ -271,7 +271,7 @@ def cmd_booklet(args) -> int:
 def cmd_validate(args) -> int:
     from .build import validate_limited
 
-    _print_problems(validate_limited(args.files, args.card_size))
+    _print_problems(validate_limited(args.files, args.card_size, jobs=min(2, os.cpu_count() or 1)))
     print(f"{len(args.files)} file{'s' if len(args.files) != 1 else ''} valid")
     return 0
 

@@ -66,3 +66,30 @@ def test_build_statistics_say_where_the_cpu_went(muster, tmp_path, monkeypatch):
     stats = json.loads(target.read_text())
     assert stats["weasyprint"] > 0.1
     assert stats["weasyprint_import"] >= 0.0
+
+
+def test_validation_warms_this_process_with_each_files_system_never_the_file(tmp_path):
+    """Issue 13: validating many files (`muster validate`, a booklet's planning) reads each file only in its own
+    limited child, but once a file's system is known this process reads that system's rule data, so the children
+    after it start warm (a cold child spent 0.09 of its 0.1 s reading it: a 40-scenario booklet validated for 7 s).
+    The files' problems and warnings still come in the files' order, with two children at once."""
+    import generator.build as build
+    from generator import systems
+    from generator.errors import InputProblems
+
+    read: list[str] = []
+    real = build.warm
+    build.warm = lambda system_id: read.append(system_id) or real(system_id)
+    try:
+        paths = [str(SCENARIOS / f"{n}.yaml") for n in ("bridge", "relay-station", "hill-112", "vesta-relay")]
+        assert build.validate_limited(paths, jobs=2) == []
+        assert sorted(read) == ["fireteam-tomorrow", "morschauser-modern", "para-bellum"]  # each system once
+        assert "rules" in vars(systems.get("morschauser-modern"))  # its rule data is this process's now
+        bad = [_scenario(tmp_path, f"bad{i}", victory="[") for i in range(4)]
+        try:
+            build.validate_limited([bad[0], paths[0], *bad[1:]], jobs=2)
+        except InputProblems as err:
+            files = [problem.file for problem in err.problems]
+        assert files == sorted(files) and len(set(files)) == 4, files  # bad0 .. bad3, in the order given
+    finally:
+        build.warm = real

@@ -48,7 +48,7 @@ def booklet(
     """
     options = options or Options()
     stats: dict = {}
-    config, parts = plan(config_path, paths, then=partial(cache_keys, options=options))
+    config, parts = plan(config_path, paths, then=partial(cache_keys, options=options), jobs=jobs)
     cache = cache_folder() if use_cache else None
     logo = Path(config["logo"]).read_bytes() if config.get("logo") else b""
     whole = hashlib.sha256(

@@ -93,7 +93,7 @@ DEFAULT_CONFIG = {
 
 
 def plan(
-    config_path: str | None, paths: list[str], then: Callable[[list[Part]], None] | None = None
+    config_path: str | None, paths: list[str], then: Callable[[list[Part]], None] | None = None, jobs: int = 1
 ) -> tuple[dict, list[Part]]:
     """The booklet's cover data and the parts to render, `then` done to them (their cache keys). Every problem is
     collected before any is reported: the config's (its keys, chapters, logo) and every scenario's, listed together.
@@ -110,7 +110,9 @@ def plan(
     except InputProblems as err:  # the scenarios are still read, in the command line's order
         problems.extend(err.problems)
     try:
-        validate_limited(ordered)  # each file first in its own limited child: none costs more than the limits
+        validate_limited(
+            ordered, jobs=jobs
+        )  # each file first in its own limited child: none costs more than the limits
         parts = run_limited(_planned, (ordered, then), ordered[0] if ordered else "booklet", "planning the booklet")
     except InputProblems as err:
         problems.extend(err.problems)
