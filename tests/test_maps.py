@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import io
 import math
 import re
 from pathlib import Path
@@ -538,8 +539,10 @@ def test_a_booklet_stamps_a_landscape_map_page_with_landscape_heads(built):
     turned = [page.mediabox.width > page.mediabox.height for page in PdfReader(pack).pages]
     assert True in turned
     part = Part(CHAPTER, str(pack), "The bridge", "The bridge", FIRETEAM, pdf=chapter, pages=len(turned))
-    heads = running_heads({"title": "Club"}, [part], 1, Options())
-    assert [page.mediabox.width > page.mediabox.height for page in heads.pages] == [False, *turned]
+    heads, blank = running_heads({"title": "Club"}, [part], 1, Options())
+    stamped = PdfReader(io.BytesIO(heads)).pages
+    assert [page.mediabox.width > page.mediabox.height for page in stamped] == [False, *turned]
+    assert blank == [True] + [False] * len(turned)  # the cover is left unstamped
 
 
 def _prepared_map(path) -> str:

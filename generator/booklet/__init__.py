@@ -20,11 +20,11 @@ from ..errors import RenderError
 from ..files import write_atomic
 from ..sandbox import run_limited
 from .cache import cache_folder, entry_name, prune, read_entry
-from .front import front_matter, link_contents
-from .join import finish, join_parts
+from .front import front_matter
+from .join import Piece, join
 from .parts import cache_entry, cache_keys, render_parts
 from .plan import Part, plan
-from .stamp import running_heads, stamp_pages
+from .stamp import running_heads
 
 
 def _ignore(*args) -> None:
@@ -86,17 +86,16 @@ def booklet(
 
 
 def _assemble(config: dict, parts: list[Part], options: Options) -> tuple[bytes, int, dict]:
-    """In a limited child: the front matter (once the page numbers are known), the join and the stamps; the booklet's
-    bytes, its page count, and where the time went."""
+    """In a limited child: the front matter (once the page numbers are known), the running heads and the join; the
+    booklet's bytes, its page count, and where the time went."""
     before = engine.weasyprint_cpu
     front, front_pages, total = front_matter(config, parts, options)
-    heads = running_heads(config, parts, front_pages, options)
+    heads, blank = running_heads(config, parts, front_pages, options)
     t_join = time.perf_counter()
-    writer = join_parts(front, parts)
-    stamp_pages(writer, heads)
-    link_contents(writer, front_pages, parts)
-    data = finish(writer, config, parts)
-    if total != len(writer.pages):  # before anything is written or cached: a wrong booklet is never kept
-        raise RenderError(f"the booklet has {len(writer.pages)} pages, its contents counted {total}")
-    join = time.perf_counter() - t_join
-    return data, len(writer.pages), {"join": join, "weasyprint": engine.weasyprint_cpu - before}
+    pieces = [Piece(front, "Cover and contents", None)]
+    pieces += [Piece(part.pdf, part.label, part.label, part.blank_before) for part in parts]
+    data, pages = join(pieces, heads, blank, config, parts)
+    if total != pages:  # before anything is written or cached: a wrong booklet is never kept
+        raise RenderError(f"the booklet has {pages} pages, its contents counted {total}")
+    join_seconds = time.perf_counter() - t_join
+    return data, pages, {"join": join_seconds, "weasyprint": engine.weasyprint_cpu - before}

@@ -6,7 +6,6 @@ import io
 from pathlib import Path
 
 from pypdf import PdfReader
-from pypdf.generic import ArrayObject, NameObject, TextStringObject
 
 from .. import __version__, markup
 from ..build import APPENDIX, CHAPTER, Options
@@ -94,22 +93,6 @@ def front_matter(config: dict, parts: list[Part], options: Options) -> tuple[byt
             break
         front_pages = counted
     return front, front_pages, page - 1
-
-
-def link_contents(writer, front_pages: int, parts: list[Part]) -> None:
-    """Point each contents line at its chapter: the chapters were rendered apart, so WeasyPrint's links
-    (to the contents lines themselves, named toc-N) are retargeted after the join. They are kept, not
-    replaced, because the structure tree's Link elements refer to them."""
-    for index in range(front_pages):
-        for annot in writer.pages[index].get("/Annots") or []:
-            annot = annot.get_object()
-            dest = annot.get("/Dest")
-            if isinstance(dest, str) and dest.startswith("toc-"):
-                part = parts[int(dest.rsplit("-", 1)[1])]
-                annot[NameObject("/Dest")] = ArrayObject(
-                    [writer.pages[part.start - 1].indirect_reference, NameObject("/Fit")]
-                )
-                annot[NameObject("/Contents")] = TextStringObject(part.label)
 
 
 def _folder(config: dict) -> Path | None:

@@ -20,8 +20,8 @@ from .appendix import appendix_html
 from .cache import entry_name, read_entry
 from .plan import Part, load_scenario
 
-# Parts are tagged and written without object streams (PDF 1.4 has none): pypdf then reads only the
-# objects a page needs, and the structure tree is copied as bytes (generator/booklet/structure.py).
+# Parts are tagged and written without object streams (PDF 1.4 has none): the join finds each part's table
+# header ids in its structure elements from the xref table, to make them unique (join._unique_ids).
 PART_PDF_VERSION = "1.4"
 
 
