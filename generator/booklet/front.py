@@ -1,4 +1,4 @@
-"""The booklet's front matter: cover and contents, rendered once the parts' page numbers are known, and its links."""
+"""The booklet's front matter: cover and contents, rendered once the parts' page numbers are known."""
 
 from __future__ import annotations
 
@@ -14,6 +14,10 @@ from ..fetcher import picture_url, read_picture
 from ..rendering import TEMPLATES, render
 from .parts import PART_PDF_VERSION
 from .plan import Part
+
+# contents lines (a title and its system) to an A4 page: 19 under the heading, 20 on the next (read back from a
+# 40-scenario booklet); front_matter's first guess of its length
+CONTENTS_LINES_PER_PAGE = 20
 
 
 def _holds(appendix: Part) -> list[str]:
@@ -77,10 +81,11 @@ def front_matter(config: dict, parts: list[Part], options: Options) -> tuple[byt
     """Number every part's first page and render the front matter: its PDF, its pages and the booklet's.
 
     Printed double-sided, a part that would start on a left-hand (even) page gets a blank page before it."""
-    # The front matter's length decides every page number. Start from the common case, a cover and one page of
-    # contents, so that it is rendered once; a longer one (a long introduction, a long season) is rendered again
-    # with its own length, until the length its page numbers assumed is the one it has.
-    front_pages = 2
+    # The front matter's length decides every page number. Start from a guess, a cover and as many pages of contents
+    # as its lines fill, so that it is usually rendered once; where the guess is wrong (a long introduction, a
+    # Letter page) it is rendered again with its own length, until the length its page numbers assumed is the one
+    # it has.
+    front_pages = 1 + -(-(len(parts) + 1) // CONTENTS_LINES_PER_PAGE)
     for _ in range(4):
         page = front_pages + 1
         for part in parts:

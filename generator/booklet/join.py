@@ -117,18 +117,16 @@ class _Tree:
             part = booklet.copy_foreign(kid)  # and every element under it, their pages the booklet's copies
             part.S, part.T, part.P = Name.Part, String(title), self.document
             self.parts.append(part)
-        nums = tree.ParentTree
-        if "/Kids" in nums or "/Nums" not in nums:
-            raise RenderError("a part's ParentTree is not a flat number tree")
-        nums, offset, top = nums.Nums, self.next_key, -1
+        parent_tree = tree.get("/ParentTree")
+        if parent_tree is None or not parent_tree.is_indirect or "/Kids" in parent_tree or "/Nums" not in parent_tree:
+            raise RenderError("a part's ParentTree is not a flat number tree of its own")
+        # copied whole by qpdf (its values are the elements just copied); only its keys are offset here: one per
+        # page and link, not one per element
+        nums, offset, top = booklet.copy_foreign(parent_tree).Nums, self.next_key, -1
         for i in range(0, len(nums), 2):
-            key, value = int(nums[i]), nums[i + 1]
+            key = int(nums[i])
             top = max(top, key)
-            if not value.is_indirect:  # a page's array of elements, one per MCID
-                value = Array([booklet.copy_foreign(v) if v.is_indirect else v for v in value])
-            else:  # an annotation's element
-                value = booklet.copy_foreign(value)
-            self.nums += [key + offset, value]
+            self.nums += [key + offset, nums[i + 1]]
         for page in booklet.pages[first : first + len(source.pages)]:
             if "/StructParents" in page.obj:
                 page.obj.StructParents = int(page.obj.StructParents) + offset
