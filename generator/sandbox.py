@@ -150,6 +150,10 @@ class _Limited:
         send.close()
         self.deadline = time.monotonic() + self.seconds
 
+    def restart_clock(self) -> None:
+        """Its time limit counted from now: for a child that has waited on this process for its input."""
+        self.deadline = time.monotonic() + self.seconds
+
     def stop(self) -> None:
         if self.child.is_alive():
             self.child.kill()
@@ -205,6 +209,19 @@ def run_limited(function: Callable, args: tuple, file: str, doing: str = "buildi
     render_limits()  # a bad setting is a usage error before anything is imported or started
     _preload()
     return _Limited(function, args, file, doing).result()
+
+
+def start_limited(function: Callable, args: tuple, file: str, doing: str = "building") -> _Limited:
+    """function(*args) started in a child under the limits, its clock running; its .result() as run_limited's,
+    and .stop() kills it where its result is no longer wanted."""
+    render_limits()
+    _preload()
+    return _Limited(function, args, file, doing)
+
+
+def pipe():
+    """A one-way pipe (receiving end, sending end) that a child started here can read from."""
+    return _context().Pipe(duplex=False)
 
 
 def run_each_limited(

@@ -323,3 +323,107 @@ def test_a_parts_table_header_ids_are_made_unique_and_its_xref_still_holds():
         assert len(ids) == 5 and all(re.fullmatch(r"p7-\d+-\d+-\d+", i) for i in ids), ids
         assert headers and set(headers) <= set(ids)
         assert pdf.pages[0].obj.Contents.read_bytes()  # a stream after the changes still reads whole
+
+
+def test_running_heads_are_laid_out_once_and_each_page_draws_only_its_own(monkeypatch):
+    """Issue 13: the running heads and page numbers were a page of WeasyPrint layout per booklet page (190 pages,
+    1.9 s of a 40-scenario booklet's 5 s after its chapters). They are laid out once, on one sheet, and each page's
+    stamp copies its own texts from it: one sheet page laid out for a booklet of any length, and each page's text
+    is its own head and number only (no other text of the sheet), along the long edge on a landscape page."""
+    import pikepdf
+
+    from generator.booklet.join import _stamp
+    from generator.booklet.plan import CHAPTER, Part
+    from generator.booklet.stamp import running_heads
+    from generator.build import Options
+
+    def part(title: str, sizes: list[tuple[float, float]]) -> Part:
+        pdf = pikepdf.new()
+        for size in sizes:
+            pdf.add_blank_page(page_size=size)
+        out = io.BytesIO()
+        pdf.save(out)
+        return Part(CHAPTER, f"{title}.yaml", title, title, "Fireteam Tomorrow", pdf=out.getvalue(), pages=len(sizes))
+
+    a4, turned = (595.2756, 841.8898), (841.8898, 595.2756)
+    parts = [part("Hill 112", [a4] * 150 + [turned] + [a4] * 30), part("The Ford", [a4] * 120)]
+    parts[1].blank_before = True
+    import generator.booklet.stamp as stamp
+
+    laid_out = []  # the pages WeasyPrint laid out for the stamps
+    real = stamp.html_to_pdf
+    monkeypatch.setattr(
+        stamp,
+        "html_to_pdf",
+        lambda *a, **k: laid_out.append(len(PdfReader(io.BytesIO(real(*a, **k))).pages)) or real(*a, **k),
+    )
+    stamps = running_heads({"title": "Kessel Valley"}, parts, 2, Options())
+    assert laid_out == [1]
+
+    booklet = pikepdf.new()
+    for size in [a4] * 2 + [a4] * 150 + [turned] + [a4] * 30 + [a4] + [a4] * 120:
+        booklet.add_blank_page(page_size=size)
+    _stamp(booklet, stamps)
+    out = io.BytesIO()
+    booklet.save(out)
+    reader = PdfReader(out)
+    total = len(reader.pages)
+    assert total == 2 + 181 + 1 + 120
+    blank = {0, 2 + 181}  # the cover and the blank left-hand page before The Ford
+    for index, page in enumerate(reader.pages):
+        words = page.extract_text().split()
+        if index in blank:
+            assert words == [], index
+            continue
+        head = "Contents" if index < 2 else "Hill 112" if index < 183 else "The Ford"
+        assert " ".join(words) == f"Kessel Valley {head} {index + 1} / {total}", (index, words)
+    with pdfplumber_open(out) as pdf:  # the landscape page: heads along its long edge, the number centred on it
+        page = pdf.pages[2 + 150]
+        words = {w["text"]: w for w in page.extract_words()}
+        assert page.width > page.height
+        assert words["112"]["x1"] == pytest.approx(page.width - 13 * 72 / 25.4, abs=0.5)
+        middle = (words[str(2 + 151)]["x0"] + words[str(total)]["x1"]) / 2
+        assert middle == pytest.approx(page.width / 2, abs=0.5)
+        assert words[str(total)]["bottom"] > page.height - 15 * 72 / 25.4
+
+
+def pdfplumber_open(data: io.BytesIO):
+    import pdfplumber
+
+    data.seek(0)
+    return pdfplumber.open(data)
+
+
+def test_the_join_gives_the_same_bytes_whatever_order_the_parts_arrive_in(tmp_path):
+    """Issue 13: the join copies each part while the others still render, and two workers finish in no fixed
+    order. qpdf numbers copied objects as it copies them and orders each object stream by those numbers, so
+    adding parts as they came gave other bytes for the same booklet; they are added in the booklet's order."""
+    import random
+
+    import generator.booklet as booklet
+    from generator.booklet.parts import PART_PDF_VERSION
+    from generator.booklet.plan import CHAPTER, DEFAULT_CONFIG, Part
+    from generator.build import Options
+    from generator.engine import render_pdf
+    from generator.rendering import TEMPLATES
+
+    parts = []
+    for n in range(6):
+        rows = "".join(f"<tr><th scope='row'>Unit {n}.{r}</th><td>{r}</td></tr>" for r in range(3))
+        html = f"<html lang='en'><body><h1>Part {n}</h1><table>{rows}</table><p>{'text ' * 200}</p></body></html>"
+        data, pages = render_pdf(html, TEMPLATES, tags=True, pdf_version=PART_PDF_VERSION)
+        parts.append(Part(CHAPTER, f"s{n}.yaml", f"Part {n}", f"Part {n}", "Fireteam Tomorrow", pdf=data, pages=pages))
+        (tmp_path / f"{n}.pdf").write_bytes(data)
+    config = {**DEFAULT_CONFIG, "title": "Book", "club": "Club", "season": "2027"}
+    front = booklet._front(config, parts, Options())
+
+    class Inbox:
+        def __init__(self, order):
+            self.messages = [("part", i, str(tmp_path)) for i in order] + [("front", front)]
+
+        def recv(self):
+            return self.messages.pop(0)
+
+    orders = [list(range(6)), [5, 4, 3, 2, 1, 0], random.Random(7).sample(range(6), 6)]
+    made = {booklet._join(config, parts, Inbox(order))[0] for order in orders}
+    assert len(made) == 1

@@ -125,7 +125,7 @@ def test_a_booklet_chapter_past_its_own_clock_is_stopped_naming_its_file(muster,
 
 
 def test_a_booklet_introduction_past_the_limit_is_stopped_naming_the_config(muster, tmp_path, monkeypatch):
-    """The cover's introduction (the club's Markdown) and the join run in a limited child like every chapter:
+    """The cover's introduction (the club's Markdown) is laid out in a limited child like every chapter:
     10,000 lines of only '#' (quadratic in Python-Markdown, rendered twice while the page numbers settle) stop at
     MUSTER_RENDER_SECONDS with one line naming the config file, exit 1, and no booklet written."""
     scenario = SCENARIOS / "warspike-hold-the-ford.yaml"
@@ -141,7 +141,7 @@ def test_a_booklet_introduction_past_the_limit_is_stopped_naming_the_config(must
     print(f"hostile introduction: exit {result.code} in {took:.1f} s (limit 4 s)")
     assert result.code == 1 and "Traceback" not in result.err, result.err
     assert result.err.splitlines()[-1] == (
-        f"muster: {config}: making the cover and joining the booklet took longer than 4 s (MUSTER_RENDER_SECONDS); "
+        f"muster: {config}: making the cover and contents took longer than 4 s (MUSTER_RENDER_SECONDS); "
         "the file is too large or hostile"
     ), result.err
     assert took < 4 + 12 and not out.exists()

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import io
 import math
 import re
 from pathlib import Path
@@ -526,8 +525,8 @@ def test_a_wide_table_prints_its_map_on_a_landscape_page(name, wide, tmp_path):
 
 
 def test_a_booklet_stamps_a_landscape_map_page_with_landscape_heads(built):
-    """The booklet draws running heads and page numbers on a page of their own laid over each page of a chapter:
-    over bridge's landscape map page that stamp page is landscape too, so its heads sit along the long edge."""
+    """The booklet draws running heads and page numbers over each page of a chapter: over bridge's landscape map
+    page they are laid out for that page's own size, so its heads sit along the long edge."""
     from pypdf import PdfReader
 
     from generator.booklet.plan import Part
@@ -536,13 +535,15 @@ def test_a_booklet_stamps_a_landscape_map_page_with_landscape_heads(built):
 
     pack, _ = built("bridge")
     chapter = pack.read_bytes()
-    turned = [page.mediabox.width > page.mediabox.height for page in PdfReader(pack).pages]
+    pages = PdfReader(pack).pages
+    turned = [page.mediabox.width > page.mediabox.height for page in pages]
     assert True in turned
     part = Part(CHAPTER, str(pack), "The bridge", "The bridge", FIRETEAM, pdf=chapter, pages=len(turned))
-    heads, blank = running_heads({"title": "Club"}, [part], 1, Options())
-    stamped = PdfReader(io.BytesIO(heads)).pages
-    assert [page.mediabox.width > page.mediabox.height for page in stamped] == [False, *turned]
-    assert blank == [True] + [False] * len(turned)  # the cover is left unstamped
+    stamps = running_heads({"title": "Club"}, [part], 1, Options())
+    assert stamps.contents[0] is None  # the cover is left unstamped
+    for page, content in zip(pages, stamps.contents[1:]):
+        # each stamp is drawn in its own page's flipped coordinates: from the top of a page as high as it is
+        assert content.startswith(b"1 0 0 -1 0 %.6f cm" % float(page.mediabox.height))
 
 
 def _prepared_map(path) -> str:

@@ -1,13 +1,15 @@
 """The club booklet: many scenarios in one PDF, with contents, one appendix per system, page numbers and bookmarks.
 
 booklet() reads as its stages: plan (load the config and every scenario, all problems first) -> render the parts, each
-chapter and system appendix (cached by a hash of everything that shapes it, in limited workers) -> in one more limited
-child: front matter, once the page numbers are known -> join -> stamp running heads and page numbers.
+chapter and system appendix (cached by a hash of everything that shapes it, in limited workers) -> in two more limited
+children side by side: the front matter and running heads, once the page numbers are known, and the join, which
+puts them on when they come.
 """
 
 from __future__ import annotations
 
 import hashlib
+import tempfile
 import time
 from collections.abc import Callable
 from functools import partial
@@ -18,10 +20,10 @@ from .. import engine
 from ..build import Options
 from ..errors import RenderError
 from ..files import write_atomic
-from ..sandbox import run_limited
+from ..sandbox import pipe, run_limited, start_limited
 from .cache import cache_folder, entry_name, prune, read_entry
 from .front import front_matter
-from .join import Piece, join
+from .join import Joiner, Piece
 from .parts import cache_entry, cache_keys, render_parts
 from .plan import Part, plan
 from .stamp import running_heads
@@ -64,13 +66,43 @@ def booklet(
     def step(what: str) -> None:
         progress(next(steps), len(parts) + 1, what)
 
-    render_parts(parts, options, jobs, cache, step, stats)
-    tail_start = time.perf_counter()  # from here on one process works alone: the serial tail
-    # The cover's introduction is Markdown (quadratic on some inputs) and the join reads every part: both run in a
-    # limited child like every chapter, so the config's file is named when they pass the limits.
-    data, pages, timing = run_limited(
-        _assemble, (config, parts, options), config_path or str(out), "making the cover and joining the booklet"
-    )
+    # The join runs in a limited child of its own, told of each part as soon as it is there (its PDF in a private
+    # folder, so that telling never waits for the child), so that with two jobs it copies them while the others
+    # still render; the front matter and running heads, which need every part's page count, are laid out in one
+    # more limited child (the introduction is Markdown, quadratic on some inputs) and handed over last. Each child
+    # names the config's file if it passes the limits. With one job nothing runs beside the rendering: the join
+    # starts once every part is there.
+    file = config_path or str(out)
+    receive, send = pipe()
+    joining = None
+    arrived: list[int] = []
+    with tempfile.TemporaryDirectory(prefix="muster-booklet-") as folder:
+
+        def tell(index: int | None = None) -> None:
+            if index is not None:
+                (Path(folder) / f"{index}.pdf").write_bytes(parts[index].pdf)
+                arrived.append(index)
+            while joining and arrived:
+                _send(send, ("part", arrived.pop(0), folder))
+
+        try:
+            if jobs > 1:
+                joining = start_limited(_join, (config, parts, receive), file, "joining the booklet")
+            render_parts(parts, options, jobs, cache, step, stats, ready=tell)
+            tail_start = time.perf_counter()  # from here on the work cannot be shared out: the serial tail
+            front = run_limited(_front, (config, parts, options), file, "making the cover and contents")
+            if joining is None:
+                joining = start_limited(_join, (config, parts, receive), file, "joining the booklet")
+                tell()
+            receive.close()  # the joining child's alone now: if it stops, telling it fails instead of waiting
+            _send(send, ("front", front))
+            joining.restart_clock()  # its own work from here: until now it waited for the parts
+            data, pages, timing = joining.result()
+        finally:
+            send.close()
+            if joining:
+                joining.stop()
+    timing["weasyprint"] = front[-1]
     step("contents and page numbers")
     write_atomic(out, data)
     if cache:
@@ -85,17 +117,46 @@ def booklet(
     return out
 
 
-def _assemble(config: dict, parts: list[Part], options: Options) -> tuple[bytes, int, dict]:
-    """In a limited child: the front matter (once the page numbers are known), the running heads and the join; the
-    booklet's bytes, its page count, and where the time went."""
+def _front(config: dict, parts: list[Part], options: Options) -> tuple:
+    """In a limited child: the front matter (once the parts' page counts are known) and the running heads; with
+    where each part starts, whether a blank page goes before it, and WeasyPrint's CPU seconds."""
     before = engine.weasyprint_cpu
     front, front_pages, total = front_matter(config, parts, options)
-    heads, blank = running_heads(config, parts, front_pages, options)
-    t_join = time.perf_counter()
-    pieces = [Piece(front, "Cover and contents", None)]
-    pieces += [Piece(part.pdf, part.label, part.label, part.blank_before) for part in parts]
-    data, pages = join(pieces, heads, blank, config, parts)
+    stamps = running_heads(config, parts, front_pages, options)
+    starts = [(part.start, part.blank_before) for part in parts]
+    return front, total, stamps, starts, engine.weasyprint_cpu - before
+
+
+def _join(config: dict, parts: list[Part], inbox) -> tuple[bytes, int, dict]:
+    """In a limited child: join the parts as `inbox` brings them, in any order, then, with the front matter it
+    brings last, finish the booklet; its bytes, its page count, and the seconds spent joining."""
+    joiner, working, waiting, next_index = Joiner(), 0.0, {}, 0
+    while True:
+        message = inbox.recv()
+        start = time.perf_counter()
+        if message[0] == "front":
+            break
+        _, index, folder = message
+        waiting[index] = Path(folder) / f"{index}.pdf"
+        # added in the booklet's order, whatever the order they came in: qpdf numbers the objects it copies as it
+        # copies them, and orders each object stream by those numbers, so any other order gives other bytes
+        while next_index in waiting:
+            pdf = waiting.pop(next_index).read_bytes()
+            joiner.add(Piece(pdf, parts[next_index].label, parts[next_index].label), next_index + 1)
+            next_index += 1
+        working += time.perf_counter() - start
+    front, total, stamps, starts, _ = message[1]
+    for part, (first, blank_before) in zip(parts, starts):
+        part.start, part.blank_before = first, blank_before
+    joiner.add(Piece(front, "Cover and contents", None), 0)
+    data, pages = joiner.finish(parts, stamps, config)
     if total != pages:  # before anything is written or cached: a wrong booklet is never kept
         raise RenderError(f"the booklet has {pages} pages, its contents counted {total}")
-    join_seconds = time.perf_counter() - t_join
-    return data, pages, {"join": join_seconds, "weasyprint": engine.weasyprint_cpu - before}
+    return data, pages, {"join": working + time.perf_counter() - start}
+
+
+def _send(connection, message) -> None:
+    try:
+        connection.send(message)
+    except OSError:  # the joining child stopped: its result says why
+        pass

@@ -25,6 +25,7 @@ from .. import __version__
 from ..build import CHAPTER
 from ..errors import RenderError
 from .plan import Part
+from .stamp import Stamps
 
 # WeasyPrint names a table's header cells "<object number>-<row>-<column>" (/ID on a TH element, /Headers in a TD
 # element's attributes): unique in a part, not across parts, so each part's get a prefix of their own.
@@ -41,106 +42,138 @@ class Piece:
     pdf: bytes
     title: str  # its Part element's title
     label: str | None  # its top-level bookmark (None: its own bookmarks go at the top level)
-    blank_before: bool = False
 
 
-def join(
-    pieces: list[Piece], heads: bytes, blank_heads: list[bool], config: dict, parts: list[Part]
-) -> tuple[bytes, int]:
-    """The booklet's bytes and page count: every piece's pages in order (a blank page before a piece marked blank_before), its
-    bookmarks and structure tree, each page stamped with its page of `heads` (none where blank_heads says), the
-    front matter's contents lines pointed at their parts, the metadata."""
-    booklet = Pdf.new()
-    sources = []  # open until the booklet is written: qpdf reads a copied stream's data from its source then
-    tree = _Tree(booklet)
-    outline: list[OutlineItem] = []
-    for index, piece in enumerate(pieces):
-        if piece.blank_before:
-            box = booklet.pages[-1].mediabox
-            booklet.add_blank_page(page_size=(float(box[2] - box[0]), float(box[3] - box[1])))
-        first = len(booklet.pages)
+class Joiner:
+    """The booklet, joined as its pieces come: add() appends each part's pages and structure tree as soon as it is
+    there, in any order, while the others still render and the front matter is laid out elsewhere; finish() puts
+    the blank left-hand pages where the page numbering put them, the bookmarks, the running heads and the links,
+    and writes the booklet."""
+
+    def __init__(self):
+        self.booklet = Pdf.new()
+        self.sources: list[Pdf] = []  # open until the booklet is written: qpdf reads a copied stream's data then
+        self.tree = _Tree(self.booklet)
+        self.added: list[tuple[int, Pdf, Piece, dict]] = []  # each piece's index, source, and pages' copies
+
+    def add(self, piece: Piece, index: int) -> None:
+        """Put in the piece's pages where its index (0 the front matter, then the parts) places them among the
+        pieces already added, its structure tree and, for finish(), its bookmarks; the index also makes its table
+        header ids unique in the booklet."""
+        booklet = self.booklet
         source = Pdf.open(io.BytesIO(_unique_ids(piece.pdf, b"p%d-" % index)))
-        sources.append(source)
+        self.sources.append(source)
+        first = sum(len(copies) for other, _, _, copies in self.added if other < index)
         with warnings.catch_warnings():  # that named destinations are not copied: the only named links, the
             # contents' toc-N, are pointed at their parts by _link_contents (a chapter has no links of its own)
             warnings.simplefilter("ignore", pikepdf.PageCopyWarning)
-            booklet.pages.extend(source.pages)
-        at = {page.objgen: first + n for n, page in enumerate(source.pages)}
-        tree.add(source, first, piece.title)
-        with source.open_outline() as own:
-            items = [_copy_item(item, at, first) for item in own.root]
-        if piece.label is None:
-            outline += items
-        else:
-            top = OutlineItem(piece.label, first, "Fit")
-            top.children.extend(items)
-            outline.append(top)
-    tree.finish()
-    with booklet.open_outline() as booklet_outline:
-        booklet_outline.root.extend(outline)
-    stamps = Pdf.open(io.BytesIO(heads))
-    sources.append(stamps)
-    _stamp(booklet, stamps, blank_heads)
-    _link_contents(booklet, parts)
-    _metadata(booklet, config, parts)
-    out = io.BytesIO()
-    booklet.save(
-        out,
-        object_stream_mode=pikepdf.ObjectStreamMode.generate,
-        compress_streams=True,
-        deterministic_id=True,
-        min_version="1.7",
-    )
-    pages = len(booklet.pages)
-    for source in sources:
-        source.close()
-    return out.getvalue(), pages
+            if first == len(booklet.pages):
+                booklet.pages.extend(source.pages)
+            else:
+                for n, page in enumerate(source.pages):
+                    booklet.pages.insert(first + n, page)
+        copies = {page.objgen: booklet.pages[first + n].obj for n, page in enumerate(source.pages)}
+        self.tree.add(source, first, piece.title, index)
+        self.added.append((index, source, piece, copies))
+
+    def finish(self, parts: list[Part], stamps: Stamps, config: dict) -> tuple[bytes, int]:
+        """The booklet's bytes and page count, once the front matter is added (at_start) and the parts know their
+        first pages: the blank pages before the parts that have one, the bookmarks, the stamps, the links."""
+        booklet = self.booklet
+        self.added.sort(key=lambda added: added[0])
+        if [added[0] for added in self.added] != list(range(len(parts) + 1)):
+            raise RenderError("the booklet was joined without some of its parts")
+        first_pages = {id(piece): next(iter(copies.values())) for _, _, piece, copies in self.added}
+        for part, (_, _, piece, _copies) in zip(parts, self.added[1:]):  # the front matter is first
+            if part.blank_before:
+                box = booklet.pages[part.start - 2].mediabox  # as large as the page before it
+                blank = Dictionary(Type=Name.Page, MediaBox=box, Contents=booklet.make_stream(b""), Resources={})
+                booklet.pages.insert(part.start - 2, pikepdf.Page(booklet.make_indirect(blank)))
+            if booklet.pages[part.start - 1].objgen != first_pages[id(piece)].objgen:
+                raise RenderError(f"{part.label} does not start on page {part.start}, as its contents line says")
+        self.tree.finish()
+        where = {page.objgen: index for index, page in enumerate(booklet.pages)}
+        outline: list[OutlineItem] = []
+        for _, source, piece, copies in self.added:
+            at = {objgen: where[copy.objgen] for objgen, copy in copies.items()}
+            first = where[first_pages[id(piece)].objgen]
+            with source.open_outline() as own:
+                items = [_copy_item(item, at, first) for item in own.root]
+            if piece.label is None:
+                outline += items
+            else:
+                top = OutlineItem(piece.label, first, "Fit")
+                top.children.extend(items)
+                outline.append(top)
+        with booklet.open_outline() as booklet_outline:
+            booklet_outline.root.extend(outline)
+        _stamp(booklet, stamps)
+        _link_contents(booklet, parts)
+        _metadata(booklet, config, parts)
+        out = io.BytesIO()
+        booklet.save(
+            out,
+            object_stream_mode=pikepdf.ObjectStreamMode.generate,
+            compress_streams=True,
+            deterministic_id=True,
+            min_version="1.7",
+        )
+        pages = len(booklet.pages)
+        for source in self.sources:
+            source.close()
+        return out.getvalue(), pages
 
 
 class _Tree:
-    """Collects the parts' structure trees as they are appended; finish() hangs the tree on the catalog."""
+    """Collects the parts' structure trees as they are added, in any order; finish() numbers their ParentTree keys
+    in the booklet's order (so that the same booklet is the same bytes however its parts arrived) and hangs the
+    tree on the catalog."""
 
     def __init__(self, booklet: Pdf):
         self.booklet = booklet
         self.root = booklet.make_indirect(Dictionary(Type=Name.StructTreeRoot))
         self.document = booklet.make_indirect(Dictionary(Type=Name.StructElem, S=Name.Document, P=self.root))
-        self.parts: list = []
-        self.nums: list = []
-        self.next_key = 0
+        self.parts: list = []  # ((index, n), Part element)
+        self.trees: list = []  # (index, its ParentTree's Nums, the pages and links whose keys they are)
 
-    def add(self, source: Pdf, first: int, title: str) -> None:
-        """Copy the tree of `source`, whose pages were appended from page index `first`."""
+    def add(self, source: Pdf, first: int, title: str, index: int) -> None:
+        """Copy the tree of `source`, whose pages were put in from page index `first`; its Part element goes
+        where `index` places it among the others."""
         booklet = self.booklet
         tree = source.Root.StructTreeRoot
         kids = tree.K if isinstance(tree.K, Array) else [tree.K]
-        for kid in kids:
+        for n, kid in enumerate(kids):
             part = booklet.copy_foreign(kid)  # and every element under it, their pages the booklet's copies
             part.S, part.T, part.P = Name.Part, String(title), self.document
-            self.parts.append(part)
+            self.parts.append(((index, n), part))
         parent_tree = tree.get("/ParentTree")
         if parent_tree is None or not parent_tree.is_indirect or "/Kids" in parent_tree or "/Nums" not in parent_tree:
             raise RenderError("a part's ParentTree is not a flat number tree of its own")
-        # copied whole by qpdf (its values are the elements just copied); only its keys are offset here: one per
-        # page and link, not one per element
-        nums, offset, top = booklet.copy_foreign(parent_tree).Nums, self.next_key, -1
-        for i in range(0, len(nums), 2):
-            key = int(nums[i])
-            top = max(top, key)
-            self.nums += [key + offset, nums[i + 1]]
+        # copied whole by qpdf (its values are the elements just copied); only its keys are offset, in finish():
+        # one per page and link, not one per element
+        keyed = []
         for page in booklet.pages[first : first + len(source.pages)]:
             if "/StructParents" in page.obj:
-                page.obj.StructParents = int(page.obj.StructParents) + offset
-            for annot in page.obj.get("/Annots", []):
-                if "/StructParent" in annot:
-                    annot.StructParent = int(annot.StructParent) + offset
-        self.next_key = offset + top + 1
+                keyed.append((page.obj, Name.StructParents))
+            keyed += [(annot, Name.StructParent) for annot in page.obj.get("/Annots", []) if "/StructParent" in annot]
+        self.trees.append((index, booklet.copy_foreign(parent_tree).Nums, keyed))
 
     def finish(self) -> None:
         booklet = self.booklet
-        self.document.K = Array(self.parts)
+        self.document.K = Array([part for _, part in sorted(self.parts, key=lambda indexed: indexed[0])])
+        nums, offset = [], 0
+        for _, part_nums, keyed in sorted(self.trees, key=lambda tree: tree[0]):
+            top = -1
+            for i in range(0, len(part_nums), 2):
+                key = int(part_nums[i])
+                top = max(top, key)
+                nums += [key + offset, part_nums[i + 1]]
+            for holder, name in keyed:
+                holder[name] = int(holder[name]) + offset
+            offset += top + 1
         self.root.K = Array([self.document])
-        self.root.ParentTree = booklet.make_indirect(Dictionary(Nums=Array(self.nums)))
-        self.root.ParentTreeNextKey = self.next_key
+        self.root.ParentTree = booklet.make_indirect(Dictionary(Nums=Array(nums)))
+        self.root.ParentTreeNextKey = offset
         booklet.Root.StructTreeRoot = self.root
         booklet.Root.MarkInfo = Dictionary(Marked=True)
         booklet.Root.ViewerPreferences = Dictionary(DisplayDocTitle=True)
@@ -206,16 +239,21 @@ def _copy_item(item: OutlineItem, at: dict, first: int) -> OutlineItem:
     return copy
 
 
-def _stamp(booklet: Pdf, stamps: Pdf, blank: list[bool]) -> None:
-    """Lay each page of running heads over its page of the booklet: a Form XObject drawn after the page's own
-    content (its graphics state saved around it), marked as an artifact, since page numbers and running heads are
-    page furniture and unmarked content on a tagged page would be neither tagged nor an artifact."""
-    if len(stamps.pages) != len(booklet.pages):
-        raise RenderError(f"the booklet has {len(booklet.pages)} pages, its running heads {len(stamps.pages)}")
-    for number, (page, stamp, empty) in enumerate(zip(booklet.pages, stamps.pages, blank)):
-        if empty:
+def _stamp(booklet: Pdf, stamps: Stamps) -> None:
+    """Lay each page's running head and page number over it: a Form XObject drawn after the page's own content
+    (its graphics state saved around it), marked as an artifact, since page numbers and running heads are page
+    furniture and unmarked content on a tagged page would be neither tagged nor an artifact. Every stamp draws
+    with the stamps' sheet's resources, copied once: one font subset for all of them."""
+    if len(stamps.contents) != len(booklet.pages):
+        raise RenderError(f"the booklet has {len(booklet.pages)} pages, its running heads {len(stamps.contents)}")
+    with Pdf.open(io.BytesIO(stamps.sheet)) as sheet:
+        resources = booklet.make_indirect(booklet.copy_foreign(sheet.pages[0].obj.Resources))
+    for number, (page, content) in enumerate(zip(booklet.pages, stamps.contents)):
+        if content is None:
             continue
-        form = booklet.copy_foreign(stamp.as_form_xobject())
+        form = booklet.make_stream(
+            content, Type=Name.XObject, Subtype=Name.Form, BBox=page.mediabox, Resources=resources
+        )
         name = page.add_resource(form, Name.XObject, Name(f"/MusterStamp{number}"))  # a name of its own: same bytes
         page.contents_add(b"q\n", prepend=True)
         page.contents_add(b"\nQ\n/Artifact BMC\nq " + str(name).encode() + b" Do Q\nEMC\n")
