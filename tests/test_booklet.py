@@ -415,7 +415,9 @@ def test_the_join_gives_the_same_bytes_whatever_order_the_parts_arrive_in(tmp_pa
         parts.append(Part(CHAPTER, f"s{n}.yaml", f"Part {n}", f"Part {n}", "Fireteam Tomorrow", pdf=data, pages=pages))
         (tmp_path / f"{n}.pdf").write_bytes(data)
     config = {**DEFAULT_CONFIG, "title": "Book", "club": "Club", "season": "2027"}
-    front = booklet._front(config, parts, Options())
+    front, total, starts, _ = booklet._front(config, parts, Options())
+    stamps, _ = booklet._stamps(config, parts, Options(), front[1])
+    front = (front, total, stamps, starts, 0.0)  # what the booklet hands the join last
 
     class Inbox:
         def __init__(self, order):
@@ -427,3 +429,21 @@ def test_the_join_gives_the_same_bytes_whatever_order_the_parts_arrive_in(tmp_pa
     orders = [list(range(6)), [5, 4, 3, 2, 1, 0], random.Random(7).sample(range(6), 6)]
     made = {booklet._join(config, parts, Inbox(order))[0] for order in orders}
     assert len(made) == 1
+
+
+def test_a_front_matter_longer_than_guessed_gets_its_running_heads_again(muster, tmp_path):
+    """Issue 13: the running heads are laid out beside the front matter, for the front matter's guessed length
+    (a cover and a page of contents); a long introduction makes it longer, and the heads are laid out again for
+    the length it has: every page still reads its own number and the booklet's length."""
+    config = tmp_path / "club.yaml"
+    welcome = "\\n\\n".join(f"  Paragraph {n} of the club's long welcome to its season." for n in range(90))
+    config.write_text("club: Long\nseason: Autumn\nintroduction: |\n" + welcome.replace("\\n\\n", "\n\n") + "\n")
+    out = tmp_path / "long.pdf"
+    result = muster("booklet", SCENARIOS / "relay-station.yaml", "--config", config, "--out", out, "--no-cache")
+    assert result.code == 0, result.err
+    reader = PdfReader(out)
+    total = len(reader.pages)
+    contents = next(n for n, page in enumerate(reader.pages) if "Relay Station Nine" in page.extract_text())
+    assert contents >= 2  # the front matter ran past its guessed two pages
+    for n, page in enumerate(reader.pages[1:], 2):
+        assert f"{n} / {total}" in page.extract_text(), n

@@ -22,7 +22,7 @@ from ..errors import RenderError
 from ..files import write_atomic
 from ..sandbox import pipe, run_limited, start_limited
 from .cache import cache_folder, entry_name, prune, read_entry
-from .front import front_matter
+from .front import front_matter, guessed_length, number_pages
 from .join import Joiner, Piece
 from .parts import cache_entry, cache_keys, render_parts
 from .plan import Part, plan
@@ -90,7 +90,22 @@ def booklet(
                 joining = start_limited(_join, (config, parts, receive), file, "joining the booklet")
             render_parts(parts, options, jobs, cache, step, stats, ready=tell)
             tail_start = time.perf_counter()  # from here on the work cannot be shared out: the serial tail
-            front = run_limited(_front, (config, parts, options), file, "making the cover and contents")
+            # the cover and contents, and the running heads for the front matter's guessed length, side by side
+            fronting = start_limited(_front, (config, parts, options), file, "making the cover and contents")
+            guess = guessed_length(parts)
+            stamping = start_limited(_stamps, (config, parts, options, guess), file, "making the running heads")
+            try:
+                front, total, starts, front_seconds = fronting.result()
+                stamps, stamp_seconds = stamping.result()
+            finally:
+                fronting.stop()
+                stamping.stop()
+            if front[1] != guess:  # the guess was wrong: the heads again, for the length it has
+                stamps, more = run_limited(
+                    _stamps, (config, parts, options, front[1]), file, "making the running heads"
+                )
+                stamp_seconds += more
+            front = (front, total, stamps, starts, front_seconds + stamp_seconds)
             if joining is None:
                 joining = start_limited(_join, (config, parts, receive), file, "joining the booklet")
                 tell()
@@ -118,13 +133,20 @@ def booklet(
 
 
 def _front(config: dict, parts: list[Part], options: Options) -> tuple:
-    """In a limited child: the front matter (once the parts' page counts are known) and the running heads; with
-    where each part starts, whether a blank page goes before it, and WeasyPrint's CPU seconds."""
+    """In a limited child: the front matter (once the parts' page counts are known), with its length, the booklet's
+    page count, where each part starts and whether a blank page goes before it, and WeasyPrint's CPU seconds."""
     before = engine.weasyprint_cpu
     front, front_pages, total = front_matter(config, parts, options)
-    stamps = running_heads(config, parts, front_pages, options)
     starts = [(part.start, part.blank_before) for part in parts]
-    return front, total, stamps, starts, engine.weasyprint_cpu - before
+    return (front, front_pages), total, starts, engine.weasyprint_cpu - before
+
+
+def _stamps(config: dict, parts: list[Part], options: Options, front_pages: int) -> tuple:
+    """In a limited child: the running heads and page numbers for a front matter of `front_pages`, and
+    WeasyPrint's CPU seconds."""
+    before = engine.weasyprint_cpu
+    number_pages(config, parts, front_pages)
+    return running_heads(config, parts, front_pages, options), engine.weasyprint_cpu - before
 
 
 def _join(config: dict, parts: list[Part], inbox) -> tuple[bytes, int, dict]:
@@ -145,7 +167,7 @@ def _join(config: dict, parts: list[Part], inbox) -> tuple[bytes, int, dict]:
             joiner.add(Piece(pdf, parts[next_index].label, parts[next_index].label), next_index + 1)
             next_index += 1
         working += time.perf_counter() - start
-    front, total, stamps, starts, _ = message[1]
+    (front, _), total, stamps, starts, _ = message[1]
     for part, (first, blank_before) in zip(parts, starts):
         part.start, part.blank_before = first, blank_before
     joiner.add(Piece(front, "Cover and contents", None), 0)

@@ -77,27 +77,38 @@ def _render_front(config: dict, parts: list[Part], options: Options) -> tuple[by
     return data, pages, links
 
 
-def front_matter(config: dict, parts: list[Part], options: Options) -> tuple[bytes, int, int]:
-    """Number every part's first page and render the front matter: its PDF, its pages and the booklet's.
+def guessed_length(parts: list[Part]) -> int:
+    """The front matter's pages as first guessed: a cover and as many pages of contents as its lines fill."""
+    return 1 + -(-(len(parts) + 1) // CONTENTS_LINES_PER_PAGE)
+
+
+def number_pages(config: dict, parts: list[Part], front_pages: int) -> int:
+    """Number every part's first page after a front matter of `front_pages`; the booklet's page count.
 
     Printed double-sided, a part that would start on a left-hand (even) page gets a blank page before it."""
+    page = front_pages + 1
+    for part in parts:
+        part.blank_before = bool(config.get("double_sided")) and page % 2 == 0
+        page += part.blank_before
+        part.start = page
+        page += part.pages
+    return page - 1
+
+
+def front_matter(config: dict, parts: list[Part], options: Options) -> tuple[bytes, int, int]:
+    """Number every part's first page and render the front matter: its PDF, its pages and the booklet's."""
     # The front matter's length decides every page number. Start from a guess, a cover and as many pages of contents
     # as its lines fill, so that it is usually rendered once; where the guess is wrong (a long introduction, a
     # Letter page) it is rendered again with its own length, until the length its page numbers assumed is the one
     # it has.
-    front_pages = 1 + -(-(len(parts) + 1) // CONTENTS_LINES_PER_PAGE)
+    front_pages = guessed_length(parts)
     for _ in range(4):
-        page = front_pages + 1
-        for part in parts:
-            part.blank_before = bool(config.get("double_sided")) and page % 2 == 0
-            page += part.blank_before
-            part.start = page
-            page += part.pages
+        total = number_pages(config, parts, front_pages)
         front, counted, _ = _render_front(config, parts, options)
         if counted == front_pages:
             break
         front_pages = counted
-    return front, front_pages, page - 1
+    return front, front_pages, total
 
 
 def _folder(config: dict) -> Path | None:
