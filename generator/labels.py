@@ -6,6 +6,7 @@ import math
 from dataclasses import dataclass, field
 
 from .fonts import text_width
+from .markup import curl_quotes
 
 # A map is drawn in its own user units; every size here is in those units. A label is placed at the
 # first of its candidate spots where its box stays inside the map and clear of every label placed
@@ -93,6 +94,9 @@ class Label:
     ignore: tuple[str, ...] = ()  # kinds of obstacle this label may cover (a unit's code over its town's houses)
     home: Box | None = None  # the label needs a leader line only when its box leaves this one (a unit's square)
     source: Box | None = None  # with `home`: the leader runs from the nearest point of this box (the unit's marker)
+
+    def __post_init__(self) -> None:
+        self.text = curl_quotes(self.text)  # measured as it prints: St Mary’s, not St Mary's
 
     def box_at(self, x: float, y: float) -> Box:
         width = text_width(self.text, self.size, self.bold) + 2 * self.padding

@@ -138,6 +138,20 @@ _RANGE = re.compile(r"(?<=\d)-(?=\d)")  # 2-5, 2007-2016: an en dash between num
 _MINUS = re.compile(r"(?<![\w/])-(?=\d)")  # -1 point: a true minus sign before a lone number
 
 
+_APOSTROPHE = re.compile(r"(?<=\w)'(?=\w)|(?<=[\w.,;:!?])'")  # King's, o'clock, the players' dice
+_OPENING_DOUBLE = re.compile(r'(?:^|(?<=[\s(\[{\u2013\u2014/-]))"')  # "none" opens after a space, a bracket, a dash
+
+
+def curl_quotes(text: str) -> str:
+    """Plain text as a publisher prints it: a straight " after a figure an inch mark (6″), apostrophes and quotes
+    curly (King’s, “none”). Markdown gets the same from Python-Markdown's smarty; every other text a template
+    prints (names from the scenario, rule data, table notes) gets it here, through the Jinja environment."""
+    if "'" not in text and '"' not in text:
+        return text
+    text = _APOSTROPHE.sub("\u2019", inch_marks(text)).replace("'", "\u2018")
+    return _OPENING_DOUBLE.sub("\u201c", text).replace('"', "\u201d")
+
+
 def inline(text: str) -> markupsafe.Markup:
     """Render one paragraph of Markdown (a rule note or line) to inline HTML: emphasis, smart quotes, real dashes."""
     text = _MINUS.sub("\u2212", _RANGE.sub("\u2013", " ".join(text.split())))

@@ -11,7 +11,7 @@ import jinja2
 import markupsafe
 
 from .distances import distance, inch_marks
-from .markup import inline
+from .markup import curl_quotes, inline
 from .tables import frac_str
 
 # Muster's own code, and its templates, print CSS and assets. templates/ ships as the package
@@ -106,6 +106,14 @@ def heading_stop(label: str):
     return inline(label if label.endswith((".", "!", "?", ":")) else label + ".")
 
 
+def _typographic(value):
+    """What a template prints: plain text with curly quotes and inch marks (markup.curl_quotes); HTML that
+    Muster made (Markdown, a map) as it is."""
+    if isinstance(value, str) and not isinstance(value, markupsafe.Markup):
+        return curl_quotes(value)
+    return value
+
+
 @lru_cache(maxsize=1)
 def environment() -> jinja2.Environment:
     env = jinja2.Environment(
@@ -115,6 +123,7 @@ def environment() -> jinja2.Environment:
         trim_blocks=True,
         lstrip_blocks=True,
         auto_reload=False,
+        finalize=_typographic,
     )
     env.filters.update(
         pct=pct,

@@ -14,6 +14,7 @@ from pypdf import PdfReader
 
 from generator.build import Options, choose_seed, compute, load, pack_html
 from generator.engine import html_to_pdf
+from generator.markup import curl_quotes
 from generator.rendering import TEMPLATES, render
 
 EXAMPLES = sorted(name for names in examples_by_system().values() for name in names)
@@ -215,7 +216,8 @@ def field(item, name: str):
 
 def roster_rows(system: str, pack: dict) -> list[tuple[str, str]]:
     """Each roster row or unit box as (its side's name, the words its line starts with): Morschauser's unit codes,
-    WarSpike's Block and Unit names, Fireteam's team and vehicle names, Para Bellum's unit names."""
+    WarSpike's Block and Unit names, Fireteam's team and vehicle names, Para Bellum's unit names; as they print
+    (King’s Own Rifles: markup.curl_quotes)."""
     rows = []
     for force in pack["forces"]:
         side = field(force, "side").name
@@ -227,7 +229,7 @@ def roster_rows(system: str, pack: dict) -> list[tuple[str, str]]:
             rows += [(side, field(unit, "name")) for unit in [*force["teams"], *force["vehicles"]]]
         else:
             rows += [(side, field(unit, "name")) for unit in field(force, "units")]
-    return rows
+    return [(curl_quotes(side), curl_quotes(start)) for side, start in rows]
 
 
 def starts(text: str, line: list[dict], start: str) -> bool:

@@ -158,6 +158,25 @@ def test_every_packs_notes_print_curly_quotes(built):
     assert '"Each player controls one team"' not in text
 
 
+@pytest.mark.parametrize("name", EXAMPLES)
+def test_no_pack_or_card_prints_a_straight_quote(name, built):
+    """Issue 11: quotes curl and a figure's inches take an inch mark everywhere, not only in Markdown: names from the
+    scenario ("King's Own Rifles"), rule data on cards ("the firer's total") and table notes printed straight
+    quotes. Every text a template prints goes through markup.curl_quotes, and so does every map label."""
+    for pdf in built(name):
+        text = _text(pdf)
+        straight = re.findall(r".{0,30}['\"].{0,30}", text)
+        assert not straight, f"{pdf.name}: straight quotes print: {straight[:5]}"
+
+
+def test_curl_quotes_reads_apostrophes_quotes_and_inches():
+    assert markup.curl_quotes("King's Own Rifles") == "King\u2019s Own Rifles"
+    assert markup.curl_quotes("the players' dice, 12 o'clock") == "the players\u2019 dice, 12 o\u2019clock"
+    assert markup.curl_quotes('"none" (or "C4"), move 6" and \'go\'') == (
+        "\u201cnone\u201d (or \u201cC4\u201d), move 6\u2033 and \u2018go\u2019"
+    )
+
+
 def test_certain_chances_read_as_words():
     """0 prints 'never', 1 'always', and a cell never pairs a certainty with '0/1' or '1/1'."""
     assert rendering.chance(0) == "never" and rendering.chance(1) == "always"
