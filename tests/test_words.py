@@ -177,6 +177,15 @@ def test_curl_quotes_reads_apostrophes_quotes_and_inches():
     )
 
 
+def test_a_map_label_is_measured_and_drawn_with_curly_quotes():
+    """A map label is SVG made by Muster, which the templates pass as it is: it curls its own text when made, so
+    that its box is measured on the text that prints (St Mary’s church, not St Mary's church)."""
+    from generator.labels import Label
+
+    label = Label("St Mary's church", 3.0, (0.0, 0.0), [(0.0, 0.0)])
+    assert label.text == "St Mary\u2019s church"
+
+
 def test_certain_chances_read_as_words():
     """0 prints 'never', 1 'always', and a cell never pairs a certainty with '0/1' or '1/1'."""
     assert rendering.chance(0) == "never" and rendering.chance(1) == "always"
