@@ -415,9 +415,8 @@ def test_the_join_gives_the_same_bytes_whatever_order_the_parts_arrive_in(tmp_pa
         parts.append(Part(CHAPTER, f"s{n}.yaml", f"Part {n}", f"Part {n}", "Fireteam Tomorrow", pdf=data, pages=pages))
         (tmp_path / f"{n}.pdf").write_bytes(data)
     config = {**DEFAULT_CONFIG, "title": "Book", "club": "Club", "season": "2027"}
-    front, total, starts, _ = booklet._front(config, parts, Options())
-    stamps, _ = booklet._stamps(config, parts, Options(), front[1])
-    front = (front, total, stamps, starts, 0.0)  # what the booklet hands the join last
+    front = booklet._front(config, parts, Options())  # what the booklet hands the join last, with its heads
+    front.stamps, _ = booklet._stamps(config, parts, Options(), front.pages)
 
     class Inbox:
         def __init__(self, order):

@@ -12,6 +12,7 @@ import hashlib
 import tempfile
 import time
 from collections.abc import Callable
+from dataclasses import dataclass
 from functools import partial
 from itertools import count
 from pathlib import Path
@@ -26,7 +27,7 @@ from .front import front_matter, guessed_length, number_pages
 from .join import Joiner, Piece
 from .parts import cache_entry, cache_keys, render_parts
 from .plan import Part, plan
-from .stamp import running_heads
+from .stamp import Stamps, running_heads
 
 
 def _ignore(*args) -> None:
@@ -95,17 +96,17 @@ def booklet(
             guess = guessed_length(parts)
             stamping = start_limited(_stamps, (config, parts, options, guess), file, "making the running heads")
             try:
-                front, total, starts, front_seconds = fronting.result()
-                stamps, stamp_seconds = stamping.result()
+                front = fronting.result()
+                front.stamps, stamp_seconds = stamping.result()
             finally:
                 fronting.stop()
                 stamping.stop()
-            if front[1] != guess:  # the guess was wrong: the heads again, for the length it has
-                stamps, more = run_limited(
-                    _stamps, (config, parts, options, front[1]), file, "making the running heads"
+            if front.pages != guess:  # the guess was wrong: the heads again, for the length it has
+                front.stamps, more = run_limited(
+                    _stamps, (config, parts, options, front.pages), file, "making the running heads"
                 )
                 stamp_seconds += more
-            front = (front, total, stamps, starts, front_seconds + stamp_seconds)
+            front.seconds += stamp_seconds
             if joining is None:
                 joining = start_limited(_join, (config, parts, receive), file, "joining the booklet")
                 tell()
@@ -117,7 +118,7 @@ def booklet(
             send.close()
             if joining:
                 joining.stop()
-    timing["weasyprint"] = front[-1]
+    timing["weasyprint"] = front.seconds
     step("contents and page numbers")
     write_atomic(out, data)
     if cache:
@@ -132,13 +133,24 @@ def booklet(
     return out
 
 
-def _front(config: dict, parts: list[Part], options: Options) -> tuple:
-    """In a limited child: the front matter (once the parts' page counts are known), with its length, the booklet's
-    page count, where each part starts and whether a blank page goes before it, and WeasyPrint's CPU seconds."""
+@dataclass
+class Front:
+    """The front matter, laid out once every part's page count is known, and what the join needs with it."""
+
+    pdf: bytes
+    pages: int
+    total: int  # the booklet's page count
+    starts: list[tuple[int, bool]]  # each part's first page, and whether a blank page goes before it
+    seconds: float  # WeasyPrint's CPU seconds, for the front matter and then the running heads too
+    stamps: Stamps | None = None  # the running heads, laid out beside it
+
+
+def _front(config: dict, parts: list[Part], options: Options) -> Front:
+    """In a limited child: the front matter (once the parts' page counts are known)."""
     before = engine.weasyprint_cpu
     front, front_pages, total = front_matter(config, parts, options)
     starts = [(part.start, part.blank_before) for part in parts]
-    return (front, front_pages), total, starts, engine.weasyprint_cpu - before
+    return Front(front, front_pages, total, starts, engine.weasyprint_cpu - before)
 
 
 def _stamps(config: dict, parts: list[Part], options: Options, front_pages: int) -> tuple:
@@ -160,20 +172,17 @@ def _join(config: dict, parts: list[Part], inbox) -> tuple[bytes, int, dict]:
             break
         _, index, folder = message
         waiting[index] = Path(folder) / f"{index}.pdf"
-        # added in the booklet's order, whatever the order they came in: qpdf numbers the objects it copies as it
-        # copies them, and orders each object stream by those numbers, so any other order gives other bytes
-        while next_index in waiting:
+        while next_index in waiting:  # added in the booklet's order, whatever the order they came in
             pdf = waiting.pop(next_index).read_bytes()
-            joiner.add(Piece(pdf, parts[next_index].label, parts[next_index].label), next_index + 1)
+            joiner.add(Piece(pdf, parts[next_index].label, parts[next_index].label))
             next_index += 1
         working += time.perf_counter() - start
-    (front, _), total, stamps, starts, _ = message[1]
-    for part, (first, blank_before) in zip(parts, starts):
+    front: Front = message[1]
+    for part, (first, blank_before) in zip(parts, front.starts):
         part.start, part.blank_before = first, blank_before
-    joiner.add(Piece(front, "Cover and contents", None), 0)
-    data, pages = joiner.finish(parts, stamps, config)
-    if total != pages:  # before anything is written or cached: a wrong booklet is never kept
-        raise RenderError(f"the booklet has {pages} pages, its contents counted {total}")
+    data, pages = joiner.finish(Piece(front.pdf, "Cover and contents", None), parts, front.stamps, config)
+    if front.total != pages:  # before anything is written or cached: a wrong booklet is never kept
+        raise RenderError(f"the booklet has {pages} pages, its contents counted {front.total}")
     return data, pages, {"join": working + time.perf_counter() - start}
 
 

@@ -45,46 +45,50 @@ class Piece:
 
 
 class Joiner:
-    """The booklet, joined as its pieces come: add() appends each part's pages and structure tree as soon as it is
-    there, in any order, while the others still render and the front matter is laid out elsewhere; finish() puts
-    the blank left-hand pages where the page numbering put them, the bookmarks, the running heads and the links,
-    and writes the booklet."""
+    """The booklet, joined as its pieces come: add() appends each part's pages and structure tree, in the booklet's
+    order, as soon as it is there, while the others still render and the front matter is laid out elsewhere;
+    finish() puts the front matter before them, the blank left-hand pages where the page numbering put them, the
+    bookmarks, the running heads and the links, and writes the booklet."""
 
     def __init__(self):
         self.booklet = Pdf.new()
         self.sources: list[Pdf] = []  # open until the booklet is written: qpdf reads a copied stream's data then
         self.tree = _Tree(self.booklet)
-        self.added: list[tuple[int, Pdf, Piece, dict]] = []  # each piece's index, source, and pages' copies
+        self.added: list[tuple[Pdf, Piece, dict]] = []  # each piece's source and its pages' copies, in page order
 
-    def add(self, piece: Piece, index: int) -> None:
-        """Put in the piece's pages where its index (0 the front matter, then the parts) places them among the
-        pieces already added, its structure tree and, for finish(), its bookmarks; the index also makes its table
-        header ids unique in the booklet."""
+    def add(self, piece: Piece) -> None:
+        """Append a part's pages and structure tree and keep its bookmarks for finish(). Parts come in the booklet's
+        order: qpdf numbers the objects it copies as it copies them and orders each object stream by those numbers,
+        so any other order would give the same booklet other bytes."""
+        self.added.append(self._copy(piece, len(self.added) + 1, at=len(self.booklet.pages)))
+
+    def _copy(self, piece: Piece, index: int, at: int) -> tuple[Pdf, Piece, dict]:
+        """Put the piece's pages in from page index `at`, and its structure tree; `index` (0 the front matter, then
+        the parts) makes its table header ids unique in the booklet."""
         booklet = self.booklet
         source = Pdf.open(io.BytesIO(_unique_ids(piece.pdf, b"p%d-" % index)))
         self.sources.append(source)
-        first = sum(len(copies) for other, _, _, copies in self.added if other < index)
         with warnings.catch_warnings():  # that named destinations are not copied: the only named links, the
             # contents' toc-N, are pointed at their parts by _link_contents (a chapter has no links of its own)
             warnings.simplefilter("ignore", pikepdf.PageCopyWarning)
-            if first == len(booklet.pages):
+            if at == len(booklet.pages):
                 booklet.pages.extend(source.pages)
             else:
                 for n, page in enumerate(source.pages):
-                    booklet.pages.insert(first + n, page)
-        copies = {page.objgen: booklet.pages[first + n].obj for n, page in enumerate(source.pages)}
-        self.tree.add(source, first, piece.title, index)
-        self.added.append((index, source, piece, copies))
+                    booklet.pages.insert(at + n, page)
+        copies = {page.objgen: booklet.pages[at + n].obj for n, page in enumerate(source.pages)}
+        self.tree.add(source, at, piece.title, first=at == 0)
+        return source, piece, copies
 
-    def finish(self, parts: list[Part], stamps: Stamps, config: dict) -> tuple[bytes, int]:
-        """The booklet's bytes and page count, once the front matter is added (at_start) and the parts know their
-        first pages: the blank pages before the parts that have one, the bookmarks, the stamps, the links."""
+    def finish(self, front: Piece, parts: list[Part], stamps: Stamps, config: dict) -> tuple[bytes, int]:
+        """The booklet's bytes and page count, with the front matter put before the parts, once the parts know
+        their first pages: the blank pages before the parts that have one, the bookmarks, the stamps, the links."""
         booklet = self.booklet
-        self.added.sort(key=lambda added: added[0])
-        if [added[0] for added in self.added] != list(range(len(parts) + 1)):
+        if len(self.added) != len(parts):
             raise RenderError("the booklet was joined without some of its parts")
-        first_pages = {id(piece): next(iter(copies.values())) for _, _, piece, copies in self.added}
-        for part, (_, _, piece, _copies) in zip(parts, self.added[1:]):  # the front matter is first
+        self.added.insert(0, self._copy(front, 0, at=0))
+        first_pages = {id(piece): next(iter(copies.values())) for _, piece, copies in self.added}
+        for part, (_, piece, _copies) in zip(parts, self.added[1:]):
             if part.blank_before:
                 box = booklet.pages[part.start - 2].mediabox  # as large as the page before it
                 blank = Dictionary(Type=Name.Page, MediaBox=box, Contents=booklet.make_stream(b""), Resources={})
@@ -94,7 +98,7 @@ class Joiner:
         self.tree.finish()
         where = {page.objgen: index for index, page in enumerate(booklet.pages)}
         outline: list[OutlineItem] = []
-        for _, source, piece, copies in self.added:
+        for source, piece, copies in self.added:
             at = {objgen: where[copy.objgen] for objgen, copy in copies.items()}
             first = where[first_pages[id(piece)].objgen]
             with source.open_outline() as own:
@@ -125,55 +129,53 @@ class Joiner:
 
 
 class _Tree:
-    """Collects the parts' structure trees as they are added, in any order; finish() numbers their ParentTree keys
-    in the booklet's order (so that the same booklet is the same bytes however its parts arrived) and hangs the
-    tree on the catalog."""
+    """Collects the pieces' structure trees as they are added, their ParentTree keys offset so that they stay unique
+    (a piece's keys follow those added before it, whatever its pages' place); finish() hangs the tree on the
+    catalog."""
 
     def __init__(self, booklet: Pdf):
         self.booklet = booklet
         self.root = booklet.make_indirect(Dictionary(Type=Name.StructTreeRoot))
         self.document = booklet.make_indirect(Dictionary(Type=Name.StructElem, S=Name.Document, P=self.root))
-        self.parts: list = []  # ((index, n), Part element)
-        self.trees: list = []  # (index, its ParentTree's Nums, the pages and links whose keys they are)
+        self.parts: list = []  # the Part elements, in reading order
+        self.nums: list = []  # the booklet's ParentTree
+        self.next_key = 0
 
-    def add(self, source: Pdf, first: int, title: str, index: int) -> None:
-        """Copy the tree of `source`, whose pages were put in from page index `first`; its Part element goes
-        where `index` places it among the others."""
+    def add(self, source: Pdf, at: int, title: str, first: bool) -> None:
+        """Copy the tree of `source`, whose pages were put in from page index `at`; its Part element goes before
+        the others if `first`, else after them."""
         booklet = self.booklet
         tree = source.Root.StructTreeRoot
         kids = tree.K if isinstance(tree.K, Array) else [tree.K]
-        for n, kid in enumerate(kids):
+        parts = []
+        for kid in kids:
             part = booklet.copy_foreign(kid)  # and every element under it, their pages the booklet's copies
             part.S, part.T, part.P = Name.Part, String(title), self.document
-            self.parts.append(((index, n), part))
+            parts.append(part)
+        self.parts = parts + self.parts if first else self.parts + parts
         parent_tree = tree.get("/ParentTree")
         if parent_tree is None or not parent_tree.is_indirect or "/Kids" in parent_tree or "/Nums" not in parent_tree:
             raise RenderError("a part's ParentTree is not a flat number tree of its own")
-        # copied whole by qpdf (its values are the elements just copied); only its keys are offset, in finish():
-        # one per page and link, not one per element
-        keyed = []
-        for page in booklet.pages[first : first + len(source.pages)]:
+        # copied whole by qpdf (its values are the elements just copied), its keys offset: one per page and link
+        nums, offset, top = booklet.copy_foreign(parent_tree).Nums, self.next_key, -1
+        for i in range(0, len(nums), 2):
+            key = int(nums[i])
+            top = max(top, key)
+            self.nums += [key + offset, nums[i + 1]]
+        for page in booklet.pages[at : at + len(source.pages)]:
             if "/StructParents" in page.obj:
-                keyed.append((page.obj, Name.StructParents))
-            keyed += [(annot, Name.StructParent) for annot in page.obj.get("/Annots", []) if "/StructParent" in annot]
-        self.trees.append((index, booklet.copy_foreign(parent_tree).Nums, keyed))
+                page.obj.StructParents = int(page.obj.StructParents) + offset
+            for annot in page.obj.get("/Annots", []):
+                if "/StructParent" in annot:
+                    annot.StructParent = int(annot.StructParent) + offset
+        self.next_key = offset + top + 1
 
     def finish(self) -> None:
         booklet = self.booklet
-        self.document.K = Array([part for _, part in sorted(self.parts, key=lambda indexed: indexed[0])])
-        nums, offset = [], 0
-        for _, part_nums, keyed in sorted(self.trees, key=lambda tree: tree[0]):
-            top = -1
-            for i in range(0, len(part_nums), 2):
-                key = int(part_nums[i])
-                top = max(top, key)
-                nums += [key + offset, part_nums[i + 1]]
-            for holder, name in keyed:
-                holder[name] = int(holder[name]) + offset
-            offset += top + 1
+        self.document.K = Array(self.parts)
         self.root.K = Array([self.document])
-        self.root.ParentTree = booklet.make_indirect(Dictionary(Nums=Array(nums)))
-        self.root.ParentTreeNextKey = offset
+        self.root.ParentTree = booklet.make_indirect(Dictionary(Nums=Array(self.nums)))
+        self.root.ParentTreeNextKey = self.next_key
         booklet.Root.StructTreeRoot = self.root
         booklet.Root.MarkInfo = Dictionary(Marked=True)
         booklet.Root.ViewerPreferences = Dictionary(DisplayDocTitle=True)
