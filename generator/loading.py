@@ -211,8 +211,10 @@ _TOKENS = {
     "document start": "a '---' line",
     "document end": "a '...' line",
     "block end": "the end of an indented block",
-    "block mapping start": "a key indented further",
-    "block sequence start": "a list indented further",
+    # met where a line is indented more than its parent but not as far as the lines beside it, so "further" would
+    # send the author the wrong way: it is out of line with them
+    "block mapping start": "a key indented out of line with the keys above it",
+    "block sequence start": "a list indented out of line with the lines above it",
     "block entry": "a list item ('- ')",
     "flow mapping start": "'{'",
     "flow mapping end": "'}'",
@@ -232,6 +234,9 @@ def _in_words(message: str) -> str:
     """A PyYAML message with its parser's token names ('<stream end>', quoted or not) in words."""
     message = re.sub(r"'?<([a-z ]+)>'?", lambda m: _TOKENS.get(m.group(1), m.group(1)), message)
     message = message.replace("found '?'", "found a key").replace("found ':'", "found a ':'")
+    message = message.replace(
+        "found character '\\t' that cannot start any token", "found a tab: YAML is indented with spaces only"
+    )
     return message.replace(
         "mapping values are not allowed here",
         "a ':' is not allowed here (a key belongs on its own line, indented under its parent; a value holding ': ' "

@@ -500,11 +500,16 @@ def test_a_yaml_syntax_error_reads_in_words(muster, tmp_path):
         "open.yaml": ("title: {a: 1\n", "the end of the file"),
         "colon.yaml": ("title: x\n  bad: 1\n", "a ':' is not allowed here"),
         "list.yaml": ("a:\n  - 1\n  b: 2\n", "found a key"),
+        # a line indented less than the lines beside it: it is out of line, not "indented further"
+        "short-key.yaml": ("title: T\ngrid:\n  columns: 10\n rows: 8\n", "a key indented out of line"),
+        "short-item.yaml": ("s:\n  - name: A\n    units:\n      - x\n     - y\n", "a list indented out of line"),
+        "tab.yaml": ("title: T\ngrid:\n\tcolumns: 10\n", "found a tab: YAML is indented with spaces only"),
     }
     for name, (text, words) in cases.items():
         (tmp_path / name).write_text(text, encoding="utf-8")
         err = muster("validate", tmp_path / name).err
-        assert words in err and "<" not in err and "'?'" not in err, err
+        assert words in err and "<" not in err and "'?'" not in err and "further" not in err, err
+        assert "cannot start any token" not in err, err
 
 
 def test_the_terminal_deck_says_deck_number_as_the_pack_does(muster):
