@@ -121,3 +121,43 @@ def test_the_rule_data_and_the_scenario_are_typed_records(muster):
     forces = SYSTEM.pack(prepared)["forces"]
     assert [force["side"] for force in forces] == scenario.side_views
     assert all(isinstance(force["side"], SideView) for force in forces)
+
+
+def test_the_hth_and_recovery_cards_read_the_rule_data(tmp_path, monkeypatch):
+    """Issue 11 (found by a new user): the HTH card said '+2 with a pistol, rifle or blade' while the weapon table
+    gives civilian and sniper rifles no bonus, and the bridge's Kessel Volunteers carry civilian rifles. The card
+    now names the weapons carried that earn the bonus, from the rule data, and the Recovery card's target and the
+    dice both cards roll come from it too: changed rule data changes the cards."""
+
+    def hth_and_recovery(system) -> tuple[str, str]:
+        from generator.build import load
+
+        prepared = system.prepare(load("scenarios/bridge.yaml"), 1402)
+        cards = {card["type"]: card["text"] for card in system.cards(prepared, "poker")}
+        return cards["HTH"][1], cards["Recovery"][0]
+
+    hth, recovery = hth_and_recovery(SYSTEM)
+    assert hth == "Each rolls 2D6 + armour level, +2 with a pistol, submachine gun, assault rifle or battle rifle only."
+    assert recovery.startswith("Every HIT figure, every side, rolls 2D6: 8 or more, it recovers")
+
+    text = RULES_YAML.read_text(encoding="utf-8")
+    for old, new in [
+        ("  target: 8\n", "  target: 9\n"),
+        ("  weapon_bonus: 2\n", "  weapon_bonus: 3\n"),
+        (
+            "{name: Civilian rifle, class: personal, level: 1, range: 24, hth_bonus: false}",
+            "{name: Civilian rifle, class: personal, level: 1, range: 24, hth_bonus: true}",
+        ),
+    ]:
+        assert text.count(old) == 1, old
+        text = text.replace(old, new)
+    (tmp_path / "rules.yaml").write_text(text, encoding="utf-8")
+    system = FireteamTomorrow()
+    system.folder = tmp_path
+    monkeypatch.setitem(systems._loaded, "fireteam-tomorrow", system)
+    hth, recovery = hth_and_recovery(system)
+    assert hth == (
+        "Each rolls 2D6 + armour level, +3 with a pistol, submachine gun, assault rifle, battle rifle or civilian "
+        "rifle only."
+    )
+    assert recovery.startswith("Every HIT figure, every side, rolls 2D6: 9 or more, it recovers")

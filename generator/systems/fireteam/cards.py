@@ -2,16 +2,18 @@
 
 from __future__ import annotations
 
-from .roster import Unit
+from .models import Rules
+from .roster import Unit, figures
 
 
-def fronts(cards: list[dict], sides: list, units: list[Unit]) -> list[dict]:
+def fronts(cards: list[dict], sides: list, units: list[Unit], rules: Rules) -> list[dict]:
     """One front per deck card; a unit's card carries its side's view (colour, shape, badge), a shared card none.
 
     `side_path` and `unit_path` name the scenario keys the band's names come from, so that a name too long for
     the card is reported at its line and column (generator/fit.py).
     """
     by_code = {unit.code: unit for unit in units}
+    carried = {f.weapon for unit in units if not unit.vehicle for f in figures(unit.record, rules) if f.weapon}
     out = []
     for card in cards:
         unit = by_code.get(card["unit_code"])
@@ -20,7 +22,7 @@ def fronts(cards: list[dict], sides: list, units: list[Unit]) -> list[dict]:
                 **card,
                 "kind": "ft " + card["type"].lower() + ("" if card["unit"] else " shared"),
                 "view": sides[card["side_index"]] if card["side_index"] >= 0 else None,
-                "text": card_text(card, unit.record.kind if unit and unit.vehicle else ""),
+                "text": card_text(card, rules, carried, unit.record.kind if unit and unit.vehicle else ""),
                 "side_path": f"sides[{card['side_index']}].name" if unit else "",
                 "unit_path": unit.path if unit else "",
             }
@@ -28,11 +30,13 @@ def fronts(cards: list[dict], sides: list, units: list[Unit]) -> list[dict]:
     return out
 
 
-def card_text(card: dict, vehicle_kind: str = "") -> list[str]:
+def card_text(card: dict, rules: Rules, carried: set[str], vehicle_kind: str = "") -> list[str]:
     """The card's rules in short, only those that apply to the card's unit, abbreviations spelt out.
 
-    The numbers here (2D6, 6", -2", 24", 3D6, 12 vs 2, +1 leader within 9", +2 weapon bonus, margins 6+/3-5/1-2,
-    recovery on 8) are written out rather than read from rules.yaml; another issue makes them read the rule data.
+    The HTH card's dice and weapon bonus (naming the weapons the scenario's figures carry that earn it, and those
+    that do not) and the Recovery card's dice and target are read from the rule data. The Move and Fire cards'
+    numbers (2D6, 6", -2", 24", 3D6, 12 vs 2, +1 leader within 9") and the HTH margins are still written out here;
+    another issue makes them read the rule data.
     """
     if card["type"] == "Move":
         if card["vehicle"]:
@@ -62,11 +66,27 @@ def card_text(card: dict, vehicle_kind: str = "") -> list[str]:
     if card["type"] == "HTH":
         return [
             "Hand-to-hand (HTH): every fight on the table, every side.",
-            "Each rolls 2D6 + armour level, +2 with a pistol, rifle or blade.",
+            f"Each rolls {rules.hth.dice}D6 + armour level{_weapon_bonus(rules, carried)}.",
             "Win by 6 or more: kill or capture; by 3\u20135: killed; by 1\u20132: HIT; a tie fights on.",
         ]
+    recovery = rules.recovery
     return [
-        "Every HIT figure, every side, rolls 2D6: 8 or more, it recovers; less, it is removed.",
+        f"Every HIT figure, every side, rolls {recovery.dice}D6: {recovery.target} or more, it recovers; less, it is "
+        "removed.",
         "Morale: a team down to two figures withdraws or joins another, unless its leader or hero lives.",
         "A side that has lost over half its figures withdraws, unless it outnumbers the enemy.",
     ]
+
+
+def _weapon_bonus(rules: Rules, carried: set[str]) -> str:
+    """', +2 with a pistol or assault rifle only': the HTH weapon bonus in words, naming the weapons that earn it
+    among those the scenario's figures carry, in the weapon table's order."""
+    bonus = rules.hth.weapon_bonus
+    earn = [w.name.lower() for w in rules.weapons if w.name in carried and w.hth_bonus]
+    if not bonus:
+        return ""
+    if not earn:
+        return f" (no weapon carried here earns the +{bonus})"
+    either = earn[0] if len(earn) == 1 else ", ".join(earn[:-1]) + " or " + earn[-1]
+    only = "" if all(w.hth_bonus for w in rules.weapons if w.name in carried) else " only"
+    return f", +{bonus} with {'an' if either[0] in 'aeiou' else 'a'} {either}{only}"
