@@ -226,3 +226,24 @@ def test_the_documented_example_validates_clean(muster, tmp_path):
     path.write_text(doc.split("```yaml\n", 1)[1].split("```", 1)[0], encoding="utf-8")
     result = muster("validate", path)
     assert (result.code, result.err) == (0, "")
+
+
+def test_a_team_with_no_mg_or_explosive_gets_no_odds_against_a_vehicle(built):
+    """Issue 11 (found reading relay-station's page 3): only MGs and explosives affect vehicles, yet Gatecrash,
+    which carries neither, was printed a chance to HIT the Warthog in every cover. Its row now says it cannot harm
+    the vehicle; Skyhook, which carries a machine gun, keeps its chances."""
+    from generator.build import load
+
+    system = get("fireteam-tomorrow")
+    prepared = system.prepare(load("scenarios/relay-station.yaml"), 1)
+    rows = {
+        team["name"]: row
+        for force in system.pack(prepared)["forces"]
+        for team in force["teams"]
+        for row in team["matchups"]
+        if row["enemy"].startswith("Warthog")
+    }
+    assert rows["Gatecrash"]["harmless"] and not rows["Skyhook"]["harmless"]
+    pack, _ = built("relay-station")
+    text = " ".join(" ".join(page.extract_text() for page in PdfReader(pack).pages).split())
+    assert "No MG or explosive in this team: it cannot harm the vehicle" in text

@@ -131,6 +131,9 @@ def _matchups(rules: Rules, side: int, team, prepared) -> list[dict]:
             for cover in rules.cover
         ]
 
+    weapons = {weapon.name: weapon for weapon in rules.weapons}
+    carried = [weapons[figure.weapon] for figure in figures(team, rules) if figure.weapon]
+    harms_vehicles = any(weapon.mg or weapon.explosive for weapon in carried)
     rows = []
     for view, enemy_side in zip(prepared.sides, prepared.forces):
         if view.index == side:
@@ -142,6 +145,7 @@ def _matchups(rules: Rules, side: int, team, prepared) -> list[dict]:
                     "side": view.name,
                     "quality": enemy.quality,
                     "cells": cells(step(team.quality) - step(enemy.quality)),
+                    "harmless": False,
                 }
             )
         for vehicle in enemy_side.vehicles:
@@ -153,6 +157,8 @@ def _matchups(rules: Rules, side: int, team, prepared) -> list[dict]:
                     "side": view.name,
                     "quality": vehicle.quality,
                     "cells": cells(base),
+                    # a team with neither cannot harm it at all: no chance is printed, but why
+                    "harmless": not harms_vehicles,
                 }
             )
     return rows
