@@ -89,9 +89,13 @@ def plan_words(rules: Rules) -> dict:
     return {"lead": lead, "note": note}
 
 
+STANDARD_ROLL = "Standard roll"  # the quick reference's name for the action point table a variant replaces
+
+
 def in_play(rules: Rules, prepared: ForcesPrepared) -> dict[str, bool]:
     """What the quick reference prints only for forces that field it: each weapon tag by name (the tags table),
-    the HQ rules' note, and each variant's note only where the scenario plays it."""
+    the HQ rules' note, each variant's note and lines only where the scenario plays it, and the standard action
+    point roll only where no variant replaces it (every variant so far does)."""
     units = [unit for force in prepared.forces for unit in force.units]
     tags = {tag for unit in units for weapon in unit["weapons"] for tag in weapon["tags"]}
     played = {variant.name: name in prepared.variants for name, variant in rules.variants.by_name().items()}
@@ -99,6 +103,7 @@ def in_play(rules: Rules, prepared: ForcesPrepared) -> dict[str, bool]:
         **{tag.name: tag.name in tags for tag in rules.weapon_tags},
         rules.hq.name: any(u["hq"] for u in units),
         **played,
+        STANDARD_ROLL: not prepared.variants,
     }
 
 
