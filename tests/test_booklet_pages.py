@@ -348,3 +348,27 @@ def test_no_picture_or_scenario_is_read_in_the_booklets_own_process(tmp_path, mo
     pids = readers.read_text().split()
     assert pids, "no picture was checked: the test proves nothing"
     assert str(os.getpid()) not in pids
+
+
+def test_an_appendix_prints_each_variant_sets_own_scatter_and_movement_costs():
+    """Issue 11 (found by a fresh read of the booklet): the Morschauser appendix printed its quick reference once,
+    as the rules are written ("Scatter: Original scatter", "Woods: 1"), under a heading saying "in play", while
+    Hill 112 plays Clock-face scatter and woods costing 2. What a variant changes in the quick reference now prints
+    in each variant set's section; the rest of it once."""
+    from generator.booklet.appendix import appendix_html
+    from generator.build import Options, choose_seed, compute, load
+
+    sets = []
+    for name in ("weissach-bridge", "hill-112"):
+        scenario = load(SCENARIOS / f"{name}.yaml")
+        pack, _ = compute(scenario, choose_seed(scenario, None), Options(), with_cards=False, whole_reference=True)
+        sets.append((tuple(scenario.data.get("variants", ())), scenario, pack))
+    sets.sort(key=lambda s: len(s[0]))
+    html = appendix_html(sets, "Appendix B: Morschauser Modern")
+    text = re.sub(r"\s+", " ", re.sub(r"<[^>]+>", " ", html))
+    as_written, with_variants = text.split("Morschauser Modern: With ", 1)
+    as_written = as_written.split("Morschauser Modern: Rules as written", 1)[1]
+    assert "Scatter: Original scatter" in as_written and "Woods: 1." in as_written
+    assert "Scatter: Clock-face scatter" in with_variants and "Woods: 2." in with_variants
+    assert "Scatter: Original scatter" not in with_variants and "Woods: 1." not in with_variants
+    assert html.count(">Unit types</h3>") == 1 and "costs in play" not in text  # the rest once; no "in play"

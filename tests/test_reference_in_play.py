@@ -112,7 +112,7 @@ def test_movement_costs_name_only_the_ground_in_play_and_not_the_scatter_again()
     """Hill 112 has roads and towns but no river: its movement costs say "Road, town", not "Road, town, bridge",
     and list the movement variant, not the scatter variant the scatter table already names."""
     text = _pack_text("hill-112")
-    costs = text[text.index("Movement costs in play") :][:400]
+    costs = text[text.index("Movement costs") :][:400]
     assert "Road, town:" in costs and "bridge" not in costs.lower()
     assert "Woods cost movement" in costs and "Clock-face scatter" not in costs
 

@@ -1,5 +1,5 @@
 """A rule system's appendix: its title, what every variant set in use shares printed once, and a section per
-variant set with only what its variants change."""
+variant set with only what its variants change (its odds, its quick reference's scatter or movement costs)."""
 
 from __future__ import annotations
 
@@ -9,8 +9,6 @@ import markupsafe
 
 from ..build import Parts, pack_blocks, pieces
 from ..rendering import render
-
-REFERENCE = "reference"  # every system's appendix part holding its quick reference and rule notes
 
 
 def variant_title(names: tuple[str, ...]) -> str:
@@ -35,7 +33,8 @@ def appendix_html(sets: list[tuple[tuple[str, ...], object, dict]], heading: str
     Each of the system's appendix parts is asked for, whole or by the pieces its template marks
     (build.pieces), for every variant set: what prints the same for all sets prints once, in the parts'
     order; what differs prints in a section per variant set, placed where the first part a variant
-    changes would print. The quick reference with the rule notes prints once, as written."""
+    changes would print. The quick reference is compared like any part: it keeps every rule (a booklet's
+    appendix serves every chapter), so it differs only where a variant changes a rule it prints."""
     _, scenario, pack = sets[0]
     system = scenario.system
     marked = pieces(system)
@@ -62,7 +61,7 @@ def appendix_html(sets: list[tuple[tuple[str, ...], object, dict]], heading: str
     sections: list[dict] = []  # a section per variant set, filled in once every part is compared
     for part in system.appendix_parts:
         units = marked.get(part) or (None,)  # its pieces, or the part as one
-        if len(sets) == 1 or part == REFERENCE:
+        if len(sets) == 1:
             same = list(units)
         else:
             same = [u for u in units if len({printed(i, part, u) for i in range(len(sets))}) == 1]
