@@ -293,3 +293,19 @@ def test_letter_paper_builds_the_ford_in_centimetres(built):
         box = PdfReader(pdf).pages[0].mediabox
         assert (round(float(box[2]) / MM, 1), round(float(box[3]) / MM, 1)) == PAPERS["letter"]
     assert "17.5 cm" in text_of(cards)
+
+
+def test_the_advantage_examples_name_no_side_of_the_scenario():
+    """Issue 11 (found by two fresh reads): the worked Advantage examples were printed with the scenario's own
+    sides, so The Ford at Afon Du told players its war band 'has the Advantage and is Instigator next turn', a side
+    that can never be Instigator, moving more Units than it has. The examples illustrate the rule for any two
+    sides and name them so."""
+    system = get("warspike")
+    for name in ("warspike-hold-the-ford", "warspike-bridge-race"):
+        scenario = load(SCENARIOS / f"{name}.yaml")
+        pack = system.pack(system.prepare(scenario, 1))
+        sides = [side.name for side in scenario.side_views]
+        for example in pack["examples"]:
+            said = " ".join([example["first"], example["second"], example["outcome"], *example["names"]])
+            assert not any(side in said for side in sides), said
+            assert example["names"] == ["Side A", "Side B"]

@@ -6,7 +6,6 @@ from fractions import Fraction
 
 from . import advantage
 from .models import Rules
-from .odds import coin_toss
 from .roster import number
 from .scenario import DISTANCE_UNITS
 
@@ -46,6 +45,9 @@ def tracker(turn_count: int, forces: list[dict], rules: Rules) -> dict:
     }
 
 
+EXAMPLE_SIDES = ("Side A", "Side B")
+
+
 def examples(names: list[str], rules: Rules) -> list[dict]:
     """The reference sheet's worked Advantage examples, settled by the same function players' tallies follow."""
     out = []
@@ -60,7 +62,7 @@ def examples(names: list[str], rules: Rules) -> list[dict]:
                 "outcome": (
                     f"{names[result.advantage]} has the Advantage and is Instigator next turn"
                     if result.advantage is not None
-                    else "a tie: the coin toss settles it, as at the start of a game"
+                    else "a tie, settled by the coin toss as at the start of a game"
                 ),
             }
         )
@@ -100,6 +102,7 @@ def pack(prepared, rules: Rules) -> dict:
         "battle_minutes": number(Fraction(settings.turns * rules.turn.battle_seconds, 60)),
         "distance_words": words,
         "rules": rules,
-        "examples": examples([side.name for side in prepared.sides], rules),
-        "coin": coin_toss(rules),
+        # the examples illustrate the rule for any two sides, not this scenario's: its sides may not be able to
+        # win the Advantage at all (hold orders), or field fewer Units than an example moves
+        "examples": examples(list(EXAMPLE_SIDES), rules),
     }
