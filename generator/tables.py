@@ -6,6 +6,8 @@ from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import Any
 
+from .distances import distance
+
 
 def frac_str(value: Fraction) -> str:
     """Always numerator/denominator, so every reader parses one form: "575/1296", "1/1", "0/1"."""
@@ -22,12 +24,16 @@ class Column:
     kind: str = "prob"
     # a text column of rule-data ids prints each id's name (`afv-or-at` -> "AFVs and anti-tank guns"); JSON keeps the id
     names: dict[str, str] = field(default_factory=dict)
+    # a count that is a distance prints with its unit's mark on a page (24″); JSON keeps the plain number
+    unit: str = ""
 
     def shown(self, value: Any) -> Any:
         """The value as a page prints it: an id's name where the column names its ids, a yes/no cell as 'yes' or
-        'no' (never True or False), else the value itself."""
+        'no' (never True or False), a distance with its unit, else the value itself."""
         if isinstance(value, bool):
             return "yes" if value else "no"
+        if self.unit and isinstance(value, (int, float)):
+            return distance(value, self.unit)
         return self.names.get(value, value) if isinstance(value, str) else value
 
 

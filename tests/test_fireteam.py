@@ -247,3 +247,13 @@ def test_a_team_with_no_mg_or_explosive_gets_no_odds_against_a_vehicle(built):
     pack, _ = built("relay-station")
     text = " ".join(" ".join(page.extract_text() for page in PdfReader(pack).pages).split())
     assert "No MG or explosive in this team: it cannot harm the vehicle" in text
+
+
+def test_a_distance_in_an_odds_sentence_carries_its_inch_mark(built):
+    """Issue 11 (found by two fresh reads of relay-station's odds): the jump table, one row and so a sentence, read
+    "Jump up to 24: HIT on landing"; a count that is a distance prints its unit on the page, and only there."""
+    pack, _ = built("relay-station")
+    text = " ".join(" ".join(page.extract_text() for page in PdfReader(pack).pages).split())
+    assert "Jump up to 24″: HIT on landing" in text
+    table = odds.jump_table(RULES).to_json()
+    assert table["rows"][0]["max_inches"] == 24 and table["columns"][0]["kind"] == "int"

@@ -169,7 +169,7 @@ def jump_table(rules: Rules) -> Table:
     return Table(
         "jump",
         "Jump packs: mishap after a jump",
-        [Column("max_inches", "Jump up to", "int"), Column("mishap", "HIT on landing")],
+        [Column("max_inches", "Jump up to", "int", unit="inch"), Column("mishap", "HIT on landing")],
         [{"max_inches": jump.max, "mishap": mishap}],
         note=f"Roll 2D6 after the jump; a {jump.mishap_natural} is a HIT.",
     )
