@@ -46,7 +46,41 @@ def _lay_out(html: str, base: Path, fetcher, tags: bool = True) -> tuple[object,
     if fit.MARK in html:  # card text that must fit its box: measured and shrunk by this same engine
         laid_out, _, unfit = fit.fit(html, layout)
         return laid_out, unfit
-    return layout(html), []
+    laid_out = layout(html)
+    if 0 < closing_lines(laid_out) < CLOSING_LINES_LEAST and "</head>" in html:
+        # the last page holds only the last few lines of the notes: set the reference closer and keep that
+        # layout if it saves the page (a sheet of paper for two lines is what a publisher would never print)
+        tight = layout(html.replace("</head>", TIGHT + "</head>", 1))
+        if len(tight.pages) < len(laid_out.pages):
+            return tight, []
+    return laid_out, []
+
+
+CLOSING_LINES_LEAST = 8  # fewer lines than this on a document's last page, after a full page, is a stray tail
+TIGHT = '<link rel="stylesheet" href="tight.css">'
+_CLOSING = ("ref-notes", "ref-cols")  # the quick reference and notes that close a pack or an appendix
+
+
+def closing_lines(document) -> int:
+    """The lines of text on the laid-out document's last page when they are the end of its quick reference or
+    notes, run on from the page before; 0 otherwise (one page, or a last page that is not the notes' end)."""
+    from weasyprint.formatting_structure import boxes
+
+    if len(document.pages) < 2:
+        return 0
+    lines, closing = 0, False
+    stack = [document.pages[-1]._page_box]
+    while stack:
+        box = stack.pop()
+        if isinstance(box, boxes.MarginBox) or (getattr(box, "element_tag", None) or "").endswith("::marker"):
+            continue  # running heads and page numbers; a list item's number, on its first line
+        classes = (box.element.get("class") or "").split() if box.element is not None else []
+        closing = closing or any(name in classes for name in _CLOSING)
+        if isinstance(box, boxes.LineBox):
+            lines += 1
+            continue
+        stack.extend(getattr(box, "children", ()))
+    return lines if closing else 0
 
 
 def lay_out(html: str, base: Path) -> tuple[object, list[fit.Unfit]]:

@@ -168,7 +168,7 @@ def part_after_blocks(name: str, template: str, part: str, tmp_path, within: str
     page of its own): the PDF, and the pack's data."""
     scenario = load(SCENARIOS / f"{name}.yaml")
     pack, _ = compute(scenario, choose_seed(scenario, None), Options(), with_cards=False)
-    document = render(template, show=lambda shown: shown == part, booklet=False, **pack)
+    document = render(template, show=lambda shown, piece=None: shown == part, booklet=False, **pack)
     head, body, tail = re.match(r"(.*<body[^>]*>)(.*)(</body>.*)", document, re.S).groups()
     body = re.sub(r' id="[^"]*"', "", body)  # one anchor per id: the part is printed many times
     at = body.index(within) if within else 0
@@ -457,3 +457,32 @@ def test_a_page_that_prints_a_dagger_prints_its_key(tmp_path):
                     keyless.append(number)
     assert pages > 0
     assert keyless == []
+
+
+def test_a_last_page_of_a_few_closing_lines_is_laid_out_again_closer():
+    """Issue 11: a pack or appendix whose notes ran a few lines onto a last page of their own (the Letter booklet's
+    Para Bellum appendix ended on a page of two lines once its quick reference gave both action point rolls) is
+    laid out again with the quick reference and notes set a little closer, and keeps that layout if it saves the
+    page. The fewest one-line notes that run onto a second page are found; their render has one page."""
+    import weasyprint
+
+    from generator.engine import CLOSING_LINES_LEAST, closing_lines, render_pdf
+    from generator.rendering import TEMPLATES
+
+    def lay_out(text: str):  # as WeasyPrint lays it out, once
+        return weasyprint.HTML(string=text, base_url=f"{TEMPLATES}/").render()
+
+    def html(notes: int) -> str:
+        items = "".join(f"<li><strong>Note {n}.</strong> A reading.</li>" for n in range(notes))
+        return (
+            '<html lang="en"><head><link rel="stylesheet" href="muster.css"></head><body>'
+            f'<div class="ref-notes"><ol class="notes">{items}</ol></div></body></html>'
+        )
+
+    low, high = 10, 600  # one page, two pages
+    while high - low > 1:
+        middle = (low + high) // 2
+        low, high = (low, middle) if len(lay_out(html(middle)).pages) > 1 else (middle, high)
+    plain = lay_out(html(high))
+    assert len(plain.pages) == 2 and 0 < closing_lines(plain) < CLOSING_LINES_LEAST
+    assert render_pdf(html(high), TEMPLATES, tags=False)[1] == 1
