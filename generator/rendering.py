@@ -96,8 +96,11 @@ def signed(value) -> str:
     return f"+{value}" if value > 0 else ("0" if value == 0 else f"\u2212{-value}")
 
 
-def decimal(value, places: int = 2) -> str:
-    return f"{float(Fraction(value)):.{places}f}"
+def decimal(value, places: int = 2, trim: bool = False) -> str:
+    """A number to `places` decimals: '1.83'; `trim` drops the zeros a sentence does not need ('2', '1.5'),
+    where a table column keeps them so its figures line up."""
+    text = f"{float(Fraction(value)):.{places}f}"
+    return text.rstrip("0").rstrip(".") if trim and "." in text else text
 
 
 def heading_stop(label: str):

@@ -64,7 +64,10 @@ def test_a_pack_prints_the_parts_and_pieces_asked_for(hill_112):
     """Parts names the parts a pack prints, and the pieces of a part its template marks: the odds alone, then
     only the artillery piece of the odds, with the part's heading."""
     scenario, pack = hill_112
-    assert pieces(scenario.system) == {"odds": ("battles", "artillery")}
+    assert pieces(scenario.system) == {
+        "odds": ("battles", "artillery"),
+        "reference": ("rules", "scatter", "movement", "types", "notes"),
+    }
     odds = pack_html(scenario, pack, Parts.of("odds"))
     assert 'id="odds"' in odds and 'id="forces"' not in odds and 'id="reference"' not in odds
     assert 'id="odds-battle_by_difference"' in odds and 'id="odds-artillery"' in odds

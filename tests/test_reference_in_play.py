@@ -131,7 +131,7 @@ def test_a_variant_that_replaces_the_action_roll_replaces_it_in_the_quick_refere
     """Issue 11 (found by two fresh reads): the Discipline variant's quick reference printed the standard roll
     ("D6: 1 gives 1 action point, 2-5 give 2, 6 gives 3"), which the variant replaces, and not the test it plays.
     Each pack prints only the roll it plays."""
-    standard, test = "1 gives 1 action point, 2-5 give 2, 6 gives 3", "against the unit's Discipline instead"
+    standard, test = "1 gives 1 action point, 2-5 give 2, 6 gives 3", "Discipline test: 1 point below Discipline"
     plain, discipline = _pack_text("vesta-relay"), _pack_text("vesta-relay-discipline")
     assert standard in plain and test not in plain
     assert test in discipline and standard not in discipline
