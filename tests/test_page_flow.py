@@ -486,3 +486,17 @@ def test_a_last_page_of_a_few_closing_lines_is_laid_out_again_closer():
     plain = lay_out(html(high))
     assert len(plain.pages) == 2 and 0 < closing_lines(plain) < CLOSING_LINES_LEAST
     assert render_pdf(html(high), TEMPLATES, tags=False)[1] == 1
+
+
+def test_the_example_booklet_reads_as_a_book(example_booklet):
+    """Issue 11 (found by two fresh reads of the example booklet): the Discipline Variant printed before the
+    scenario it varies (no chapter order in booklets/club.yaml), the cover said "Edited by The club committee",
+    the contents "A Appendix: Fireteam Tomorrow" where the appendix is headed "Appendix A: Fireteam Tomorrow", and
+    every chapter's cover called it a "scenario pack"."""
+    with pdfplumber.open(example_booklet) as pdf:
+        cover, contents = (" ".join(pdf.pages[n].extract_text().split()) for n in (0, 1))
+        chapters = " ".join(" ".join((page.extract_text() or "").split()) for page in pdf.pages[2:])
+    assert "Edited by the club committee" in cover
+    assert contents.index("The Vesta Relay") < contents.index("Vesta Relay, Discipline Variant")
+    assert "Appendix A: Fireteam Tomorrow" in contents and "Appendix:" not in contents
+    assert "scenario pack" not in chapters and "Fireteam Tomorrow · scenario" in chapters
