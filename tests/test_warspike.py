@@ -309,3 +309,18 @@ def test_the_advantage_examples_name_no_side_of_the_scenario():
             said = " ".join([example["first"], example["second"], example["outcome"], *example["names"]])
             assert not any(side in said for side in sides), said
             assert example["names"] == ["Side A", "Side B"]
+
+
+def test_a_right_aligned_figure_is_set_apart_from_the_left_aligned_column_after_it(built):
+    """Issue 11 (found by a fresh read): the roster's move rate, right-aligned, ran into the Move beside it ("1.5 9″"
+    read as one phrase), and Para Bellum's order table's figures into their words ("0.83 never"). A figure column
+    followed by a text column has a wider gap: at least 3 mm, measured on the page."""
+    import pdfplumber
+
+    pack, _ = built("warspike-bridge-race")
+    with pdfplumber.open(pack) as pdf:
+        words = pdf.pages[0].extract_words()
+    pairs = [(a, b) for a, b in zip(words, words[1:]) if a["text"] == "1.5" and b["text"].startswith("9")]
+    assert pairs, "the roster row of 2 Sec Bravo (move rate 1.5, Move 9″) was not found"
+    for rate, move in pairs:
+        assert move["x0"] - rate["x1"] >= 3 * 72 / 25.4, (rate, move)
