@@ -178,6 +178,7 @@ def part_after_blocks(name: str, template: str, part: str, tmp_path, within: str
     )
     pdf = tmp_path / f"{part}.pdf"
     pdf.write_bytes(html_to_pdf(head + trials + tail, TEMPLATES, tags=False))
+    (tmp_path / f"{part}.html").write_text(head + trials + tail, encoding="utf-8")  # for tests that lay it out
     return pdf, pack
 
 
@@ -500,3 +501,42 @@ def test_the_example_booklet_reads_as_a_book(example_booklet):
     assert contents.index("The Vesta Relay") < contents.index("Vesta Relay, Discipline Variant")
     assert "Appendix A: Fireteam Tomorrow" in contents and "Appendix:" not in contents
     assert "scenario pack" not in chapters and "Fireteam Tomorrow · scenario" in chapters
+
+
+def table_fragments(document) -> list[list[int]]:
+    """For each table of a laid-out document, the body rows of each of its pieces, page by page."""
+    from weasyprint.formatting_structure import boxes
+
+    pieces: dict[int, list[int]] = {}
+    for page in document.pages:
+        stack = [page._page_box]
+        while stack:
+            box = stack.pop()
+            if isinstance(box, boxes.TableBox):
+                rows = sum(
+                    len(group.children)
+                    for group in box.children
+                    if isinstance(group, boxes.TableRowGroupBox) and not group.is_header and not group.is_footer
+                )
+                pieces.setdefault(id(box.element), []).append(rows)
+                continue
+            stack.extend(getattr(box, "children", ()))
+    return list(pieces.values())
+
+
+# the tables that flow on after what comes before them (the schedule, run-sheet and tracker start pages of their own)
+FLOWING_TABLES = [table for table in CONTINUED_TABLES if table[2] == "reference"]
+
+
+@pytest.mark.parametrize("name, system, part, header, heading, continued", FLOWING_TABLES)
+def test_no_table_leaves_a_row_alone_on_a_page(tmp_path, name, system, part, header, heading, continued):
+    """Issue 11 (found by two fresh reads: the bridge's weapon table left its Rocket launcher alone on the last
+    page): parts printed after blocks of every height, so their tables break at every row; no piece of a table
+    split across pages holds a single body row."""
+    from generator.engine import lay_out
+
+    part_after_blocks(name, f"{system}/pack.html", part, tmp_path, within=WITHIN.get(part, ""))
+    document, _ = lay_out((tmp_path / f"{part}.html").read_text(encoding="utf-8"), TEMPLATES)
+    split = [rows for rows in table_fragments(document) if len(rows) > 1]
+    assert split, "no table ran onto a new page: the test proves nothing"
+    assert [rows for rows in split if 1 in rows] == []
