@@ -119,12 +119,26 @@ def make_season(folder: Path, count: int) -> list[Path]:
         for extra in source.parent.glob("*.png"):  # pictures a briefing may show
             shutil.copy(extra, folder / extra.name)
         paths.append(target)
+    club_config(folder)
     return paths
+
+
+def club_config(folder: Path) -> Path:
+    """The example club's booklet config, for a season of other files: its chapters list names the examples'
+    files, so it goes (the chapters print in the command line's order); its logo comes along."""
+    import yaml
+
+    config = yaml.safe_load((ROOT / "booklets" / "club.yaml").read_text(encoding="utf-8"))
+    config.pop("chapters", None)
+    shutil.copy(ROOT / "booklets" / config["logo"], folder / config["logo"])
+    target = folder / "club.yaml"
+    target.write_text(yaml.safe_dump(config, sort_keys=False, allow_unicode=True), encoding="utf-8")
+    return target
 
 
 def booklet_args(paths: list[Path], out: Path, jobs: int, no_cache: bool) -> list[str]:
     args = [*MUSTER, "booklet", *map(str, paths), "--out", str(out), "--jobs", str(jobs)]
-    args += ["--config", "booklets/club.yaml"] + (["--no-cache"] if no_cache else [])
+    args += ["--config", str(paths[0].parent / "club.yaml")] + (["--no-cache"] if no_cache else [])
     return args
 
 
