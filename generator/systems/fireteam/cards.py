@@ -33,8 +33,8 @@ def fronts(cards: list[dict], sides: list, units: list[Unit], rules: Rules) -> l
 def card_text(card: dict, rules: Rules, carried: set[str], vehicle_kind: str = "") -> list[str]:
     """The card's rules in short, only those that apply to the card's unit, abbreviations spelt out.
 
-    The HTH card's dice and weapon bonus (naming the weapons the scenario's figures carry that earn it, and those
-    that do not) and the Recovery card's dice and target are read from the rule data. The Move and Fire cards'
+    The HTH card's dice and weapon bonus (naming the weapons the scenario's figures carry that earn it) and the
+    Recovery card's dice and target are read from the rule data. The Move and Fire cards'
     numbers (2D6, 6", -2", 24", 3D6, 12 vs 2, +1 leader within 9") and the HTH margins are still written out here;
     another issue makes them read the rule data.
     """
@@ -82,9 +82,9 @@ def _weapon_bonus(rules: Rules, carried: set[str]) -> str:
     """', +2 with a pistol or assault rifle only': the HTH weapon bonus in words, naming the weapons that earn it
     among those the scenario's figures carry, in the weapon table's order."""
     bonus = rules.hth.weapon_bonus
-    earn = [w.name.lower() for w in rules.weapons if w.name in carried and w.hth_bonus]
     if not bonus:
         return ""
+    earn = [w.name.lower() for w in rules.weapons if w.name in carried and w.hth_bonus]
     if not earn:
         return f" (no weapon carried here earns the +{bonus})"
     either = earn[0] if len(earn) == 1 else ", ".join(earn[:-1]) + " or " + earn[-1]
