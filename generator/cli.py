@@ -177,7 +177,7 @@ def _text_table(table: Table) -> str:
 
     head = [c.label for c in table.columns]
     # the same words as the pack: 'never' and 'always' for certainties, 'yes' and 'no', never True or '0% (0/1)'
-    body = [[cell_text(c, row[c.key], places=3) for c in table.columns] for row in table.rows]
+    body = [[cell_text(c, row[c.key], places=3, row=row) for c in table.columns] for row in table.rows]
     widths = [max(len(r[i]) for r in [head] + body) for i in range(len(head))]
     lines = [f"{table.title}", "  ".join(h.ljust(w) for h, w in zip(head, widths))]
     lines += ["  ".join(c.ljust(w) for c, w in zip(r, widths)) for r in body]

@@ -56,7 +56,7 @@ def chance_text(value, places: int = 1) -> str:
     return f"{pct(value, places)} ({frac_str(value)})"
 
 
-def cell_text(column, value, places: int = 2) -> str:
+def cell_text(column, value, places: int = 2, row: dict | None = None) -> str:
     """One cell of an odds table as plain text (`muster odds`, a pack's one-row tables): a chance as chance_text
     prints it, an exact number to `places` decimals, a modifier signed, a text cell as its column shows it
     (a yes/no cell reads 'yes' or 'no', never True or False)."""
@@ -66,7 +66,7 @@ def cell_text(column, value, places: int = 2) -> str:
         return decimal(value, places)
     if column.kind == "signed":
         return signed(value)
-    return str(column.shown(value))
+    return str(column.shown(value, row))
 
 
 def in_sentence(name: str) -> str:

@@ -26,10 +26,16 @@ class Column:
     names: dict[str, str] = field(default_factory=dict)
     # a count that is a distance prints with its unit's mark on a page (24″); JSON keeps the plain number
     unit: str = ""
+    # the row field holding how a page prints this cell where it is not the value itself (Stress "4+" for the
+    # last level, which stands for every level above it); JSON keeps the plain value
+    printed: str = ""
 
-    def shown(self, value: Any) -> Any:
-        """The value as a page prints it: an id's name where the column names its ids, a yes/no cell as 'yes' or
-        'no' (never True or False), a distance with its unit, else the value itself."""
+    def shown(self, value: Any, row: dict | None = None) -> Any:
+        """The value as a page prints it: the row's printed form where the column names one, an id's name where
+        the column names its ids, a yes/no cell as 'yes' or 'no' (never True or False), a distance with its
+        unit, else the value itself."""
+        if self.printed and row is not None and self.printed in row:
+            return row[self.printed]
         if isinstance(value, bool):
             return "yes" if value else "no"
         if self.unit and isinstance(value, (int, float)):

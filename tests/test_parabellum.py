@@ -396,3 +396,71 @@ def test_card_text_stays_inside_the_trim(name, size, tmp_path):
                 for unit in names:
                     names[unit] += unit in words
     assert names == {unit: 1 for unit in names}
+
+
+@pytest.mark.parametrize("name", PARA_BELLUM)
+def test_pack_and_card_print_the_same_stress_track(name):
+    """A unit's Stress in the pack is the track its card prints: a box for every level with the level's label
+    (0, 1, ... '4+'), the starting level marked, not a bare number and an unlabelled row of boxes of another count."""
+    from html.parser import HTMLParser
+
+    from generator.build import choose_seed, compute, render_html
+
+    scenario = load(SCENARIOS / f"{name}.yaml")
+    pack_data, sheet = compute(scenario, choose_seed(scenario, None), Options())
+    html, _ = render_html(scenario, pack_data, sheet)
+
+    class Cells(HTMLParser):
+        """Each stress cell of the pack's unit tables, as its levels: (label, boxes, starting?)."""
+
+        def __init__(self):
+            super().__init__()
+            self.cells, self.level = [], None
+
+        def handle_starttag(self, tag, attrs):
+            classes = (dict(attrs).get("class") or "").split()
+            if "pb-stress" in classes:
+                self.cells.append([])
+            elif "pb-level" in classes:
+                self.level = ["", 0, "start" in classes]
+                self.cells[-1].append(self.level)
+            elif "box" in classes and self.level is not None:
+                self.level[1] += 1
+
+        def handle_data(self, data):
+            if self.level is not None:
+                self.level[0] += data.strip()
+
+        def handle_endtag(self, tag):
+            if tag == "td":
+                self.level = None
+
+    parser = Cells()
+    parser.feed(html)
+    units = [unit for card in _cards_at(scenario, "poker") if "unit" in card for unit in [card["unit"]]]
+    assert len(parser.cells) == len(units)
+    for cell, unit in zip(parser.cells, units):
+        track = [(level["label"], 1, level["start"]) for level in unit["track"]["levels"]]
+        assert [tuple(level) for level in cell] == track, unit["name"]
+        assert [label for label, _, start in track if start] == [str(unit["stress"])]
+
+
+def test_order_table_prints_levels_as_the_action_point_table_does():
+    """The order-value table prints a Discipline as the score it needs ('4+') and its last Stress level as '4+',
+    as the action-point table beside it does, while the JSON keeps the plain numbers."""
+    from generator.rendering import cell_text
+
+    scenario = load(SCENARIOS / "vesta-relay-discipline.yaml")
+    prepared = SYSTEM.prepare(scenario, 1)
+    blocks = {block["discipline"]: block["rows"] for block in pack.ap_blocks(RULES, prepared)}
+    table = pack.order_table(RULES, prepared)
+    discipline, stress = table.columns[0], table.columns[1]
+    assert (discipline.key, stress.key) == ("discipline", "stress")
+    for row in table.rows:
+        assert cell_text(discipline, row["discipline"], row=row) == f"{row['discipline']}+"
+        label = next(r["label"] for r in blocks[row["discipline"]] if r["stress"] == row["stress"])
+        assert cell_text(stress, row["stress"], row=row) == label
+    assert any(label.endswith("+") for label in (cell_text(stress, r["stress"], row=r) for r in table.rows))
+    json_rows = table.to_json()["rows"]
+    assert all(isinstance(r["discipline"], int) and isinstance(r["stress"], int) for r in json_rows)
+    assert all("stress_label" not in r for r in json_rows)

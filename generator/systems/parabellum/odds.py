@@ -60,6 +60,11 @@ def stress_levels(rules: Rules, discipline: int | None = None) -> list[int]:
     return out
 
 
+def stress_label(stress: int, levels: list[int]) -> str:
+    """A Stress level as the pages print it: the last of `levels` stands for itself and every level above ("4+")."""
+    return f"{stress}+" if stress == levels[-1] and stress > 0 else str(stress)
+
+
 def point_values(rules: Rules) -> list[int]:
     limits = rules.action_points
     return list(range(limits.min, limits.max + 1))
@@ -133,9 +138,9 @@ def order_value_table(rules: Rules, variants=()) -> Table:
     disciplines = _disciplines(rules, variants)
     columns = []
     if disciplines != [None]:
-        columns.append(Column("discipline", "Discipline", "int"))
+        columns.append(Column("discipline", "Discipline", "int", printed="discipline_label"))
     columns += [
-        Column("stress", "Stress", "int"),
+        Column("stress", "Stress", "int", printed="stress_label"),
         Column("expected_without", "Expected, no order", "exact"),
         Column("expected_with", "Expected, ordered", "exact"),
         Column("gain", "Order buys", "exact"),
@@ -145,9 +150,11 @@ def order_value_table(rules: Rules, variants=()) -> Table:
     ]
     rows = []
     for discipline in disciplines:
-        for stress in stress_levels(rules, discipline):
-            row = {} if discipline is None else {"discipline": discipline}
-            rows.append({**row, **order_value(rules, stress, discipline)})
+        levels = stress_levels(rules, discipline)
+        for stress in levels:
+            # a page prints a Discipline as the D6 score it needs and the last Stress level as "4+"
+            row = {} if discipline is None else {"discipline": discipline, "discipline_label": f"{discipline}+"}
+            rows.append({**row, **order_value(rules, stress, discipline), "stress_label": stress_label(stress, levels)})
     return Table(
         "order-value",
         "What a Take Action! order buys",

@@ -23,8 +23,9 @@ def ap_blocks(rules: Rules, prepared: ForcesPrepared) -> list[dict]:
         if discipline is not None and discipline not in prepared.disciplines:
             continue
         rows = list(block["rows"].values())
+        levels = [row["stress"] for row in rows]
         for row in rows:
-            row["label"] = f"{row['stress']}+" if row is rows[-1] and row["stress"] > 0 else str(row["stress"])
+            row["label"] = odds.stress_label(row["stress"], levels)
         out.append({"discipline": discipline, "rows": rows})
     return out
 

@@ -132,7 +132,7 @@ def stress_track(rules: Rules, discipline: int | None, start: int) -> dict:
         cells.append(
             {
                 "start": stress == min(start, levels[-1]),
-                "label": f"{stress}+" if stress == levels[-1] and stress > 0 else str(stress),
+                "label": odds.stress_label(stress, levels),
                 "plain": "\u00b7".join(str(odds.points_for(rules, group["points"], stress, False)) for group in groups),
                 "ordered": "\u00b7".join(
                     str(odds.points_for(rules, group["points"], stress, True)) for group in groups
