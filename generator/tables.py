@@ -54,6 +54,30 @@ class Table:
     note: str = ""
     meta: dict = field(default_factory=dict)
 
+    def page_rows(self, least: int = 3) -> list[tuple[str, dict]]:
+        """The rows as a page prints them, each with what follows its first cell ("" or "or less"/"or more"):
+        where a table keyed by a number opens or closes with `least` or more rows alike in every other column,
+        they print as one row ("−9 or less"); four rows of 0.1% say nothing a player needs. JSON keeps every row."""
+        rows = [("", row) for row in self.rows]
+        key, rest = self.columns[0], self.columns[1:]
+        if key.kind not in ("int", "signed") or not rest:
+            return rows
+
+        def run(order: list[tuple[str, dict]]) -> int:
+            """How many rows from the start of `order` are alike in every column but the first."""
+            count = 1
+            while count < len(order) and all(order[0][1][c.key] == order[count][1][c.key] for c in rest):
+                count += 1
+            return count
+
+        head = run(rows)
+        if least <= head < len(rows):
+            rows = [("or less", rows[head - 1][1])] + rows[head:]
+        tail = run(rows[::-1])
+        if least <= tail < len(rows):
+            rows = rows[:-tail] + [("or more", rows[-tail][1])]
+        return rows
+
     def to_json(self) -> dict:
         rows = []
         for row in self.rows:

@@ -257,3 +257,48 @@ def test_a_distance_in_an_odds_sentence_carries_its_inch_mark(built):
     assert "Jump up to 24″: HIT on landing" in text
     table = odds.jump_table(RULES).to_json()
     assert table["rows"][0]["max_inches"] == 24 and table["columns"][0]["kind"] == "int"
+
+
+def test_alike_rows_at_a_tables_ends_print_as_one(built):
+    """Issue 11 (a fresh read of bridge's odds page): the fire table printed −12, −11, −10 and −9 each at 0.1%
+    (only a natural 12 against a natural 2 HITs there). A run of three or more alike rows at either end of a
+    table keyed by a number prints as one row, "−9 or less"; a shorter run stays, and JSON keeps every row."""
+    from generator.tables import Column, Table
+
+    fire = odds.fire_table(RULES)
+    runs = fire.page_rows()
+    assert runs[0] == ("or less", next(row for row in fire.rows if row["net_modifier"] == -9))
+    assert [run for run, _ in runs[1:]] == [""] * (len(runs) - 1)
+    assert len(fire.to_json()["rows"]) == len(fire.rows) == len(runs) + 3
+    key, chance = Column("n", "N", "int"), Column("p", "P")
+    rows = [{"n": n, "p": p} for n, p in enumerate([0, 0, 1, 2, 3, 3, 3])]
+    assert [(run, row["n"]) for run, row in Table("t", "T", [key, chance], rows).page_rows()] == [
+        ("", 0),
+        ("", 1),
+        ("", 2),
+        ("", 3),
+        ("or more", 4),
+    ]
+    pack, _ = built("bridge")
+    text = " ".join(" ".join(page.extract_text() for page in PdfReader(pack).pages).split())
+    assert "−9 or less 0.1% 1/1296 −8 0.4%" in text and "−10 0.1%" not in text
+
+
+def test_hand_to_hand_columns_are_headed_by_the_margin():
+    """Issue 11 (a fresh read of bridge's odds page): the HTH table was headed "Lose: Loser HIT" and "Win: Winner
+    may kill or capture the loser". Each column names the margin from the player's side ("Lose by 1–2"), and the
+    note says, in the rule data's words, what each margin does."""
+    table = odds.hth_table(RULES)
+    labels = [column.label for column in table.columns[1:]]
+    assert labels == [
+        "Win by 6+",
+        "Win by 3\u20135",
+        "Win by 1\u20132",
+        "Tie",
+        "Lose by 1\u20132",
+        "Lose by 3\u20135",
+        "Lose by 6+",
+    ]
+    assert not any("Loser" in label or "Winner" in label for label in labels)
+    for band in RULES.hth.bands:
+        assert band.result[1:] in table.note

@@ -120,22 +120,34 @@ def recovery_table(rules: Rules) -> Table:
     )
 
 
+def _margin(band) -> str:
+    """A result band's winning margin as a column prints it: "6+", "3–5", "1"."""
+    if band.max is None:
+        return f"{band.min}+"
+    return str(band.min) if band.min == band.max else f"{band.min}\u2013{band.max}"
+
+
 def hth_table(rules: Rules) -> Table:
+    """Each difference of bonuses against every margin, headed by the margin ("Win by 3–5"); the note says what
+    each margin does, in the rule data's words, so a header never reads "Lose: Loser HIT"."""
     top = hth_bonus_range(rules)
     bands = rules.hth.bands
     win = [b for b in bands if b.min > 0]
     draw = [b for b in bands if b.min == 0]
     columns = [Column("difference", "My bonus − theirs", "signed")]
-    columns += [Column("win_" + b.id, "Win: " + b.result.split(":")[0]) for b in win]
+    columns += [Column("win_" + b.id, f"Win by {_margin(b)}") for b in win]
     columns += [Column(b.id, "Tie") for b in draw]
-    columns += [Column("lose_" + b.id, "Lose: " + b.result.split(":")[0]) for b in reversed(win)]
+    columns += [Column("lose_" + b.id, f"Lose by {_margin(b)}") for b in reversed(win)]
     rows = [{"difference": d, **hth_bands(d, rules)} for d in range(-top, top + 1)]
+    results = "; ".join(f"by {_margin(b)}: {b.result[0].lower()}{b.result[1:]}" for b in win)
+    ties = " ".join(f"Tie ({b.result[0].lower()}{b.result[1:]})." for b in draw)
     return Table(
         "hth",
         "Hand-to-hand: results by difference of bonuses",
         columns,
         rows,
-        note="Bonus = armour level + 2 for a pistol, rifle or HTH weapon. A HIT figure loses at once.",
+        note=f"Win or lose {results}. {ties} "
+        "Bonus = armour level + 2 for a pistol, rifle or HTH weapon. A HIT figure loses at once.",
     )
 
 
