@@ -240,7 +240,8 @@ def test_a_team_with_no_mg_or_explosive_gets_no_odds_against_a_vehicle(built):
         team["name"]: row
         for force in system.pack(prepared)["forces"]
         for team in force["teams"]
-        for row in team["matchups"]
+        for block in team["matchups"]
+        for row in block["rows"]
         if row["enemy"].startswith("Warthog")
     }
     assert rows["Gatecrash"]["harmless"] and not rows["Skyhook"]["harmless"]
@@ -302,3 +303,36 @@ def test_hand_to_hand_columns_are_headed_by_the_margin():
     assert not any("Loser" in label or "Winner" in label for label in labels)
     for band in RULES.hth.bands:
         assert band.result[1:] in table.note
+
+
+def test_a_figure_of_another_quality_fires_and_is_fired_at_by_its_own_chances():
+    """Issue 11 (a fresh read of bridge's rosters): Cpl Orr is Elite in a Good team and Fixer Mags Elite in a Fair
+    one, yet every chance to HIT and to recover was the team's. Such a figure gets its own block of firing rows,
+    a row of its own as a target, and its own recovery; the modifiers a table cannot know are named beside it."""
+    from generator.build import load
+    from generator.systems.fireteam.pack import _quality_groups
+
+    system = get("fireteam-tomorrow")
+    prepared = system.prepare(load("scenarios/bridge.yaml"), 1)
+    pack = system.pack(prepared)
+    teams = {team["name"]: team for force in pack["forces"] for team in force["teams"]}
+    bravo, one = teams["Ranger Bravo"], teams["Banner One"]
+    assert [block["firers"] for block in bravo["matchups"]] == ["", "Cpl Orr"]
+    step = RULES.qualities.index
+    for block in bravo["matchups"]:
+        for row in block["rows"]:
+            net = step(block["quality"]) - step(row["quality"])
+            assert [cell["plain"] for cell in row["cells"]] == [
+                odds.fire_hit(net - cover.defence, RULES) for cover in RULES.cover
+            ]
+    targets = [row["enemy"] for row in one["matchups"][0]["rows"]]
+    assert "Ranger Bravo: Cpl Orr" in targets
+    orr = next(row for row in one["matchups"][0]["rows"] if row["enemy"] == "Ranger Bravo: Cpl Orr")
+    assert orr["quality"] == "Elite"
+    assert [r["quality"] for r in bravo["recovery_others"]] == ["Elite"]
+    elite = odds.recover(odds.recovery_modifier(RULES, "medium", "Elite", False), RULES)
+    assert bravo["recovery_others"][0]["base"] == elite
+    for force in prepared.forces:
+        for team in force.teams:
+            assert _quality_groups(team, RULES)[0] == (team.quality, "")
+    assert any("within 12" in text and "at most 3" in text for text in pack["left_out"])

@@ -36,7 +36,25 @@ def pack_data(rules: Rules, prepared, tables: list, leaves_out: frozenset[str]) 
         "source": rules.source,
         "team_withdraw_at": rules.morale.team_withdraw_at,
         "hth_rule": _hth_rule(rules),
+        "left_out": _left_out(rules),
     }
+
+
+# the modifiers a roster's firing table is laid out by: its rows (quality), columns (cover, the leader) and the
+# vehicle rows; every other modifier of the rule data is named beside the table as one it leaves to the player
+IN_THE_TABLE = {"attacker.leader", "attacker.quality", "defender.cover", "defender.quality", "defender.vehicle"}
+
+
+def _left_out(rules: Rules) -> list[str]:
+    """The firing modifiers a roster's table cannot know (suppressive fire), in the rule data's words."""
+    out = []
+    for who, modifiers in (("firer", rules.fire.attacker), ("target", rules.fire.defender)):
+        for m in modifiers:
+            if f"{'attacker' if who == 'firer' else 'defender'}.{m.id}" in IN_THE_TABLE:
+                continue
+            most = f", at most {m.value * m.times}" if isinstance(m.times, int) and m.times > 1 else ""
+            out.append(f"{m.name[0].lower()}{m.name[1:]}, {m.value:+d} to the {who}{most}")
+    return out
 
 
 def _hth_rule(rules: Rules) -> str:
@@ -61,6 +79,17 @@ def _force(rules: Rules, weapons: dict, view, side, prepared) -> dict:
                 "base": odds.recover(odds.recovery_modifier(rules, team.armour, team.quality, False), rules),
                 "helped": odds.recover(odds.recovery_modifier(rules, team.armour, team.quality, True), rules),
             },
+            # a figure of another quality recovers by its own chance (seed 001: +1 if Good or Elite, +3 if Hero)
+            "recovery_others": [
+                {
+                    "figures": names,
+                    "quality": quality,
+                    "base": odds.recover(odds.recovery_modifier(rules, team.armour, quality, False), rules),
+                    "helped": odds.recover(odds.recovery_modifier(rules, team.armour, quality, True), rules),
+                }
+                for quality, names in _quality_groups(team, rules)
+                if names
+            ],
             "matchups": _matchups(rules, view.index, team, prepared),
         }
         for team in side.teams
@@ -117,8 +146,21 @@ def _figure_rows(rules: Rules, team, weapons: dict, armour_level: int) -> list[d
     return rows
 
 
+def _quality_groups(team, rules: Rules) -> list[tuple[str, str]]:
+    """A team's figures by quality, the team's own first: [(quality, "" for the team or the figures' names)].
+    Seed 001: "sometimes the leader or another member may be a better quality soldier or even a hero", and each
+    quality step is a modifier on every shot, so such a figure fires and is fired at by its own chances."""
+    groups: dict[str, list[str]] = {team.quality: []}
+    for n, figure in enumerate(figures(team, rules), 1):
+        if figure.quality != team.quality:
+            groups.setdefault(figure.quality, []).append(figure.name or f"{figure.role.capitalize()} #{n}")
+    return [(quality, " and ".join(names)) for quality, names in groups.items()]
+
+
 def _matchups(rules: Rules, side: int, team, prepared) -> list[dict]:
-    """This team firing at each enemy team, in each cover level, without and with its leader's +1."""
+    """This team firing at each enemy team, in each cover level, without and with its leader's +1: a block of
+    rows for the team's quality and one for each figure of another quality (Cpl Orr, Elite), and within each a
+    row for every enemy team and for its figures of another quality."""
     step = rules.qualities.index
 
     def cells(base: int) -> list[dict]:
@@ -134,31 +176,35 @@ def _matchups(rules: Rules, side: int, team, prepared) -> list[dict]:
     weapons = {weapon.name: weapon for weapon in rules.weapons}
     carried = [weapons[figure.weapon] for figure in figures(team, rules) if figure.weapon]
     harms_vehicles = any(weapon.mg or weapon.explosive for weapon in carried)
-    rows = []
-    for view, enemy_side in zip(prepared.sides, prepared.forces):
-        if view.index == side:
-            continue
-        for enemy in enemy_side.teams:
-            rows.append(
-                {
-                    "enemy": enemy.name,
-                    "side": view.name,
-                    "quality": enemy.quality,
-                    "cells": cells(step(team.quality) - step(enemy.quality)),
-                    "harmless": False,
-                }
-            )
-        for vehicle in enemy_side.vehicles:
-            # seed 001: only MGs and explosives affect vehicles, and their armour is heavy +2
-            base = step(team.quality) - step(vehicle.quality) - rules.vehicle_armour.fire_defence
-            rows.append(
-                {
-                    "enemy": vehicle.name + " (MG or explosive only)",
-                    "side": view.name,
-                    "quality": vehicle.quality,
-                    "cells": cells(base),
-                    # a team with neither cannot harm it at all: no chance is printed, but why
-                    "harmless": not harms_vehicles,
-                }
-            )
-    return rows
+    blocks = []
+    for quality, firers in _quality_groups(team, rules):
+        rows = []
+        for view, enemy_side in zip(prepared.sides, prepared.forces):
+            if view.index == side:
+                continue
+            for enemy in enemy_side.teams:
+                for enemy_quality, targets in _quality_groups(enemy, rules):
+                    rows.append(
+                        {
+                            "enemy": f"{enemy.name}: {targets}" if targets else enemy.name,
+                            "side": view.name,
+                            "quality": enemy_quality,
+                            "cells": cells(step(quality) - step(enemy_quality)),
+                            "harmless": False,
+                        }
+                    )
+            for vehicle in enemy_side.vehicles:
+                # seed 001: only MGs and explosives affect vehicles, and their armour is heavy +2
+                base = step(quality) - step(vehicle.quality) - rules.vehicle_armour.fire_defence
+                rows.append(
+                    {
+                        "enemy": vehicle.name + " (MG or explosive only)",
+                        "side": view.name,
+                        "quality": vehicle.quality,
+                        "cells": cells(base),
+                        # a team with neither cannot harm it at all: no chance is printed, but why
+                        "harmless": not harms_vehicles,
+                    }
+                )
+        blocks.append({"firers": firers, "quality": quality, "rows": rows})
+    return blocks
