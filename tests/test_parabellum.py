@@ -15,6 +15,7 @@ from pypdf import PdfReader
 
 from generator.build import Options, load
 from generator.systems import get
+from generator.systems.parabellum import cards as cards_module
 from generator.systems.parabellum import odds, pack, plans, roster
 from generator.systems.parabellum.units import Weapon
 
@@ -464,3 +465,15 @@ def test_order_table_prints_levels_as_the_action_point_table_does():
     json_rows = table.to_json()["rows"]
     assert all(isinstance(r["discipline"], int) and isinstance(r["stress"], int) for r in json_rows)
     assert all("stress_label" not in r for r in json_rows)
+
+
+def test_an_action_card_says_each_rule_once():
+    """Issue 11 (a fresh read of the Vesta cards): the Take Aim! card said twice that its bonus is lost without a
+    later Fire!, once in the rule data's words and once in a line of ours. Each card says it once."""
+    cards = {card["name"]: card for card in cards_module.action_cards(RULES)}
+    aim = cards["Take Aim!"]
+    text = " ".join([form["rule"] for form in aim["forms"]] + aim["extra"])
+    assert text.count("bonus is lost") == 1
+    for card in cards.values():
+        sentences = [form["rule"] for form in card["forms"]] + card["extra"]
+        assert len(sentences) == len(set(sentences)), card["name"]

@@ -324,3 +324,14 @@ def test_a_right_aligned_figure_is_set_apart_from_the_left_aligned_column_after_
     assert pairs, "the roster row of 2 Sec Bravo (move rate 1.5, Move 9″) was not found"
     for rate, move in pairs:
         assert move["x0"] - rate["x1"] >= 3 * 72 / 25.4, (rate, move)
+
+
+@pytest.mark.parametrize("name", ["warspike-bridge-race", "warspike-hold-the-ford"])
+def test_a_block_whose_name_says_its_level_is_not_tagged_with_it_again(name, built):
+    """Issue 11 (a fresh read of both turn trackers): "1 Platoon Platoon", "1 Section Section" and
+    "Half-Centuria Centuria" (a half-centuria is not a centuria). The roster already left the level off where the
+    name says it; the tracker did not. Both print the level only where the name does not say it."""
+    pack, _ = built(name)
+    text = " ".join(" ".join(page.extract_text() for page in PdfReader(pack).pages).split())
+    for doubled in ("Platoon Platoon", "Section Section", "Centuria Centuria", "Contubernium Contubernium"):
+        assert doubled not in text

@@ -48,12 +48,8 @@ def action_cards(rules: Rules) -> list[dict]:
     rule = rules.fire_and_charge
     cards = []
     for forms in grouped.values():
+        # an aiming action's rule already says when its bonus is lost (rule data: `rule`), so the card says it once
         extra = []
-        for form in forms:
-            if form.bonus_for:
-                target = grouped[form.bonus_for][0].name
-                extra.append(f"Its bonus is lost unless {target} follows in the same activation.")
-                break
         if forms[0].action in (rule.fire, rule.charge):
             extra.append(rule.rule)
         if any(form.alone for form in forms):

@@ -57,6 +57,8 @@ def block_facts(organisation: Organisation, name: str, units: dict[str, dict]) -
         "kind": "block",
         "name": name,
         "level": block.level,
+        # the level as a tag beside the name, unless the name already says it ("1 Platoon", "Half-Centuria")
+        "level_tag": "" if not block.level or block.level.lower() in name.lower() else block.level,
         "follows": block.follows,
         "leader": lead["leader"],
         "mentality": lead["mentality"],
