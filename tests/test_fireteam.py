@@ -336,3 +336,15 @@ def test_a_figure_of_another_quality_fires_and_is_fired_at_by_its_own_chances():
         for team in force.teams:
             assert _quality_groups(team, RULES)[0] == (team.quality, "")
     assert any("within 12" in text and "at most 3" in text for text in pack["left_out"])
+
+
+def test_the_small_odds_tables_stack_in_columns_so_the_odds_fit_one_page(built):
+    """Issue 11 (a fresh read of bridge's and relay-station's odds): the small tables sat in rows as tall as
+    the long fire table, so the hand-to-hand table went over to the next page and left the Odds page half
+    empty. They flow down two columns, and every odds table of both examples is on the Odds part's first page."""
+    for name in ("bridge", "relay-station"):
+        pack, _ = built(name)
+        pages = [" ".join(page.extract_text().split()) for page in PdfReader(pack).pages]
+        odds_page = next(text for text in pages if "Odds Exact chances" in text)
+        for title in ("Fire: chance to HIT", "Recovery: 2D6", "Movement: chance", "Hand-to-hand: results"):
+            assert title in odds_page, (name, title)
