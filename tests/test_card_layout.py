@@ -230,3 +230,42 @@ def test_distances_print_with_a_double_prime_on_the_cards_as_in_the_pack(name):
     assert straight == [], straight[:6]
     if scenario.system.id in ("fireteam-tomorrow", "para-bellum"):  # their cards and packs print distances
         assert primes > 0
+
+
+def badges_past_their_band(document, margin_mm: float = 0.5) -> list[tuple[str, float]]:
+    """The side badges (their white disc included) that reach past the foot of their card's band, or come within
+    `margin_mm` of it, with how far past (mm): a disc cut off by the white body reads as a clipped emblem."""
+    px = 96 / 25.4
+    out: list[tuple[str, float]] = []
+    cards: list[dict] = []
+
+    def walk(box):
+        box = getattr(box, "_box", box)  # an absolutely placed box stands behind its placeholder
+        classes = (box.element.get("class") or "").split() if box.element is not None else []
+        if "trim" in classes:
+            cards.append({})
+        for name in ("band", "badge-big"):
+            if name in classes and cards and name not in cards[-1]:
+                cards[-1][name] = box
+        for child in getattr(box, "children", ()):
+            walk(child)
+
+    for page in document.pages:
+        walk(page._page_box)
+    for found in cards:
+        if len(found) < 2:
+            continue
+        band, badge = found["band"], found["badge-big"]
+        foot = band.border_box_y() + band.border_height()
+        past = (badge.border_box_y() + badge.border_height() - foot) / px + margin_mm
+        if past > 0:
+            out.append((badge.element.get("alt"), round(past, 2)))
+    return out
+
+
+@pytest.mark.parametrize("name,size", SIZED, ids=["-".join(s) for s in SIZED])
+def test_a_side_badge_sits_inside_its_band(name, size):
+    """Issue 11 (a fresh read of the Vesta cards): the Para Bellum band, shorter than the badge in its corner, cut
+    the badge's white disc off at its foot. Every card's band is deeper than its badge, at every size."""
+    document, _ = card_blocks(name, size)
+    assert badges_past_their_band(document) == []
