@@ -257,6 +257,11 @@ PROGRAMMER_WORDS = [
     (r"//", "'//'"),
     (r"\b(?:[2-9AJQK]|10)[HCDS]\b", "a playing card as a code ('AH', 'KS'): print its suit"),
     (r"\bhth\b", "'hth' (the weapon class's id)"),
+    # a second fresh read: a data model's words (an entity "holds" or "belongs to" another, a default "gets"
+    # a value, a list "names none", a layout "has room for"), and a tag naming a type, not what it means
+    (r"\bholds at most\b|\bbelongs to at most\b|\bHQ holds\b|\bBlock holds\b", "'holds/belongs to at most'"),
+    (r"\bone that does not gets\b|\bwhen it names none\b|\bhave room for\b", "a default or a layout, in code's words"),
+    (r"\(Block\)", "'(Block)' as a tag"),
 ]
 # what Python prints when a value reaches the page unformatted: None, True, False, a type, a repr, an internal id
 PYTHON_WORDS = [
