@@ -335,3 +335,22 @@ def test_a_block_whose_name_says_its_level_is_not_tagged_with_it_again(name, bui
     text = " ".join(" ".join(page.extract_text() for page in PdfReader(pack).pages).split())
     for doubled in ("Platoon Platoon", "Section Section", "Centuria Centuria", "Contubernium Contubernium"):
         assert doubled not in text
+
+
+def test_role_markers_change_hands_only_where_both_sides_can_instigate():
+    """Issue 11 (a fresh read of the Ford's cards): both role markers said "changes hands" in a battle where every
+    Ordovices Unit holds, so only the Romans are ever Instigator. There each marker says who keeps it all game."""
+    system = get("warspike")
+    markers = {}
+    for name in ("warspike-hold-the-ford", "warspike-bridge-race"):
+        prepared = system.prepare(load(SCENARIOS / f"{name}.yaml"), 1)
+        markers[name] = {
+            card["role"]: card for card in system.cards(prepared, "poker") if card["kind"].startswith("marker")
+        }
+    ford = markers["warspike-hold-the-ford"]
+    assert ford["Instigator"]["foot"] == ford["Retaliator"]["foot"] == "Role marker"
+    assert "Stays with Legio II Augusta all game" in ford["Instigator"]["lines"][-1]
+    assert "Stays with Ordovices war band all game" in ford["Retaliator"]["lines"][-1]
+    race = markers["warspike-bridge-race"]
+    assert {card["foot"] for card in race.values()} == {"Role marker: changes hands"}
+    assert not any("Stays with" in line for card in race.values() for line in card["lines"])

@@ -51,6 +51,25 @@ def cards(forces: list[dict], rules: Rules) -> list[dict]:
                     "block": block_line,
                 }
             )
+    able = [force["side"].name for force in forces if force["can_instigate"]]
     for role, lines in (("instigator", text.instigator), ("retaliator", text.retaliator)):
-        out.append({"kind": f"marker {role}", "role": role.capitalize(), "lines": lines})
+        stays = _stays_with(role, able, forces)
+        out.append(
+            {
+                "kind": f"marker {role}",
+                "role": role.capitalize(),
+                "lines": [*lines, stays] if stays else lines,
+                "foot": "Role marker" if stays else "Role marker: changes hands",
+            }
+        )
     return out
+
+
+def _stays_with(role: str, able: list[str], forces: list[dict]) -> str:
+    """Where only one of two sides can be Instigator (every Unit of the other holds), the role markers never change
+    hands: the line that says who keeps this one all game; "" where the roles change hands."""
+    if len(able) != 1 or len(forces) != 2:
+        return ""
+    other = next(force["side"].name for force in forces if force["side"].name != able[0])
+    holder = able[0] if role == "instigator" else other
+    return f"Stays with {holder} all game: every Unit of {other} holds."
