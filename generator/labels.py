@@ -15,6 +15,9 @@ from .markup import curl_quotes
 
 LINE_HEIGHT = 1.2  # a label's box is this many font sizes tall
 OBJECTIVE = "objective"  # an objective's mark: nothing else drawn may cover it, nor it anything
+# what a leader line may not pass through besides labels and other leaders: the marks a player reads as pieces on
+# the table (a line across a road or an outline is only a line beside another)
+LEADER_AVOIDS = frozenset({"unit marker", "facing arrow", OBJECTIVE})
 
 
 def covered(box: Box, others) -> float:
@@ -94,6 +97,9 @@ class Label:
     ignore: tuple[str, ...] = ()  # kinds of obstacle this label may cover (a unit's code over its town's houses)
     home: Box | None = None  # the label needs a leader line only when its box leaves this one (a unit's square)
     source: Box | None = None  # with `home`: the leader runs from the nearest point of this box (the unit's marker)
+    at: str | None = None  # the kind of obstacle this label names (its objective's star): its leader may start on it
+    outline: list[tuple[float, float]] | None = None  # an area's outline: a label beside it needs no leader, and a
+    # leader starts at its edge (a bridge's name does not run to the star on the bridge's middle)
 
     def __post_init__(self) -> None:
         self.text = curl_quotes(self.text)  # measured as it prints: St Mary’s, not St Mary's
@@ -163,7 +169,13 @@ class Placement:
         area += covered(box, label.avoid)
         if not box.inside(self.bounds):
             area += box.width * box.height - box.overlap(self.bounds) + 1e-6
-        return area
+        # a leader line is drawn too: the box may not lie across one already drawn, and its own leader may not
+        # cross a label, a leader or anything drawn but what it names; each crossing costs a label's square
+        crossings = sum(1 for other in self.placed if other.leader and crosses(*other.leader, grown))
+        leader = self._leader(label, box)
+        if leader is not None:
+            crossings += len(self.leader_crossings(label, leader))
+        return area + crossings * label.size**2
 
     def place(self, label: Label) -> Placed:
         """Put the label at its first candidate spot that is clear; if none is, at the least crowded one."""
@@ -181,6 +193,27 @@ class Placement:
         self.placed.append(placed)
         return placed
 
+    def leader_crossings(self, label: Label, leader, placed=None) -> list[str]:
+        """What a label's leader line would pass through: other labels' boxes, their leaders, and the pieces drawn
+        on the map (LEADER_AVOIDS) but the one it starts on (its objective's star, its unit's marker), as phrases."""
+        start, end = leader
+        found = []
+        for other in self.placed if placed is None else placed:
+            if other.label is label:
+                continue
+            if crosses(start, end, other.box):
+                found.append(f"label {other.label.text!r}")
+            if other.leader and segments_cross(leader, other.leader):
+                found.append(f"the leader of {other.label.text!r}")
+        for kind, obstacle in self.obstacles:
+            if kind not in LEADER_AVOIDS or kind in label.ignore:
+                continue
+            if kind == label.at and obstacle.grown(1e-6).nearest(*start) == start:
+                continue
+            if crosses(start, end, obstacle):
+                found.append(f"a {kind}")
+        return found
+
     def _leader(self, label: Label, box: Box):
         """A leader from the nearest point of what the label names to the nearest point of its box, if far apart."""
         if label.home is not None:
@@ -197,6 +230,15 @@ class Placement:
             nx, ny = box.nearest(ax, ay)
             ends.append((math.hypot(nx - ax, ny - ay), (ax, ay), (nx, ny)))
         distance, start, end = min(ends)
+        if distance <= reach:
+            return None
+        if label.outline:
+            edge = [b.centre for b in line_blocks(label.outline, 0.0, label.size * 0.25)]
+            distance, start, end = min(
+                (math.hypot(nx - ax, ny - ay), (ax, ay), (nx, ny))
+                for ax, ay in edge
+                for nx, ny in [box.nearest(ax, ay)]
+            )
         return None if distance <= reach else (start, end)
 
     def collisions(self) -> list[str]:
@@ -216,7 +258,45 @@ class Placement:
             for kind, obstacle in self.obstacles:
                 if first.box.overlap(obstacle) > 1e-6:
                     found.append(f"label {first.label.text!r} overlaps a {kind}")
+            if first.leader is not None:
+                others = [p for p in self.placed if p is not first]
+                for what in self.leader_crossings(first.label, first.leader, others):
+                    found.append(f"the leader of {first.label.text!r} crosses {what}")
         return found
+
+
+def crosses(start: tuple[float, float], end: tuple[float, float], box: Box) -> bool:
+    """Whether the segment from `start` to `end` passes through the inside of the box (touching its edge does not
+    count): the box clips the segment to a piece of positive length (Liang and Barsky's clipping)."""
+    (x0, y0), (x1, y1) = start, end
+    dx, dy = x1 - x0, y1 - y0
+    low, high = 0.0, 1.0
+    for p, q in ((-dx, x0 - box.left), (dx, box.right - x0), (-dy, y0 - box.top), (dy, box.bottom - y0)):
+        if p == 0:
+            if q <= 1e-9:
+                return False
+            continue
+        t = q / p
+        if p < 0:
+            low = max(low, t)
+        else:
+            high = min(high, t)
+        if low >= high:
+            return False
+    return (high - low) * math.hypot(dx, dy) > 1e-6
+
+
+def segments_cross(first, second) -> bool:
+    """Whether two segments cross at a point inside both (segments that only meet at an end do not)."""
+    (ax, ay), (bx, by) = first
+    (cx, cy), (dx, dy) = second
+
+    def side(px, py, qx, qy, rx, ry) -> float:
+        return (qx - px) * (ry - py) - (qy - py) * (rx - px)
+
+    d1, d2 = side(cx, cy, dx, dy, ax, ay), side(cx, cy, dx, dy, bx, by)
+    d3, d4 = side(ax, ay, bx, by, cx, cy), side(ax, ay, bx, by, dx, dy)
+    return d1 * d2 < -1e-12 and d3 * d4 < -1e-12
 
 
 def around(x: float, y: float, width: float, height: float, reach: float, steps: int = 3) -> list[tuple[float, float]]:

@@ -212,8 +212,24 @@ def test_no_code_name_star_or_arrow_lies_on_a_road_a_river_or_a_house(path):
     ]
     lines = _drawn_lines(svg)
     assert lines, "the map has roads or rivers"
+    from generator.systems.morschauser.map import STAR_RADII
+
+    # a star stands on a line only where its square has no room for a full star off it (a bridge square)
+    full = 2 * STAR_RADII[0]
+
+    def room_off_lines(box) -> bool:
+        col, row = math.floor(box.centre[0] / drawing.S), math.floor(box.centre[1] / drawing.S)
+        return any(
+            not any(_on_band(spot, line, width) for _, width, line in lines)
+            for spot in drawing._star_spots_of(col, row)
+            if spot.width >= full
+        )
+
     wrong = [
-        f"{name!r} on a {kind}" for name, box in marks for kind, width, line in lines if _on_band(box, line, width)
+        f"{name!r} on a {kind}"
+        for name, box in marks
+        for kind, width, line in lines
+        if _on_band(box, line, width) and (name != "objective" or room_off_lines(box))
     ]
     assert wrong == []
     towns = {
@@ -682,3 +698,68 @@ def test_every_character_on_a_booklets_map_pages_prints_at_7_pt_or_more(paper, t
         maps = [page for page in pdf.pages if "NORTH" in (page.extract_text() or "")]
     assert len(maps) == 4
     assert _small_text_on_maps(out) == []
+
+
+def test_no_two_terrain_kinds_share_a_pattern():
+    """Issue 11 (a fresh read of bridge's map): Crater and Rubble were drawn alike, stippled on a near-same fill,
+    on the map and in its legend. Every area kind with a pattern has its own, so the kinds read apart in black and
+    white too."""
+    patterns = [pattern for _, pattern in table.TERRAIN_STYLE.values() if pattern]
+    assert sorted(patterns) == sorted(set(patterns))
+    defs = table._pattern_defs()
+    assert all(f'id="{pattern}"' in defs for pattern in patterns)
+
+
+def test_a_leader_line_counts_what_it_crosses():
+    """Issue 11 (fresh reads of bridge's and hill-112's maps): 'Kessel bridge (light)' ran its leader line from the
+    bridge's middle through the objective's star, and hill-112's '▲3' through B1's marker. A leader may not cross a
+    unit, an objective, a label or another leader, save what it names; placement counts crossings as crowding."""
+    from generator.labels import Label, Placement, crosses, segments_cross
+
+    assert crosses((0, 0), (10, 0), Box(4, -1, 6, 1)) and not crosses((0, 2), (10, 2), Box(4, -1, 6, 1))
+    assert not crosses((0, 1), (10, 1), Box(4, -1, 6, 1))  # along an edge only
+    assert segments_cross(((0, 0), (2, 2)), ((0, 2), (2, 0))) and not segments_cross(((0, 0), (1, 1)), ((1, 1), (2, 0)))
+    placement = Placement(Box(0, 0, 100, 100))
+    placement.block(Box(48, 48, 52, 52), "unit marker")
+    # a label whose only spot far to the right needs a leader from its anchor across the marker
+    far = Label("Far", 2.0, (40, 50), [(70, 50)], reach=1.0)
+    assert placement.crowding(far, far.box_at(70, 50)) > 0
+    placed = placement.place(far)
+    assert placement.collisions() == ["the leader of 'Far' crosses a unit marker"] and placed.leader
+    # a label naming the marker itself may start its leader on it
+    own = Placement(Box(0, 0, 100, 100))
+    own.block(Box(48, 48, 52, 52), "objective")
+    named = Label("Star", 2.0, (50, 50), [(70, 50)], reach=1.0, at="objective")
+    assert own.crowding(named, named.box_at(70, 50)) == 0
+
+
+@pytest.mark.parametrize("path", examples(MORSCHAUSER), ids=lambda p: p.stem)
+def test_every_objective_star_prints_full_size(path):
+    """Issue 11 (a fresh read of weissach's map): the bridge's star shrank into its square's last free corner,
+    beside the river and the road, while the town's printed full size. A star marks a point and may stand on a
+    road, a river or a bridge, so every example's stars print alike, and the 'heavier lines' note prints only
+    where a contour line is heavier."""
+    from generator.systems.morschauser.map import STAR_RADII
+
+    drawing = grid_map(path)
+    drawing.place_labels()
+    stars = [box for kind, box in drawing.placement.obstacles if kind == "objective"]
+    assert stars and {round(box.width, 6) for box in stars} == {round(2 * STAR_RADII[0], 6)}
+
+
+@pytest.mark.parametrize("name,steep", [("weissach-bridge", False), ("hill-112", False)])
+def test_the_map_note_speaks_of_heavier_contours_only_where_there_are_some(name, steep, built):
+    """The legend said 'heavier lines are steeper steps' on maps whose every contour is one level."""
+    pack, _ = built(name)
+    with pdfplumber.open(pack) as pdf:
+        text = " ".join(" ".join((page.extract_text() or "").split()) for page in pdf.pages)
+    assert ("heavier lines are steeper steps" in text) == steep
+
+
+def test_the_steepest_step_is_between_squares_that_share_a_side():
+    from generator.systems.morschauser.relief import steepest
+
+    assert steepest({(0, 0): 2}, 2, 1) == 2  # a level-2 square beside open ground
+    assert steepest({(0, 0): 1, (1, 0): 2}, 3, 1) == 2  # level 2 meets open ground at (2, 0)
+    assert steepest({(0, 0): 1, (1, 0): 2, (2, 0): 1}, 3, 1) == 1
+    assert steepest({(0, 0): 2, (1, 1): 0}, 1, 1) == 0  # one square: no neighbour

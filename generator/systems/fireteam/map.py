@@ -12,22 +12,23 @@ from ...labels import Box, Label, Placement, around, beside_line, leader_svg, li
 from ...svg import EDGE_BAND, MARK_GAP_MM, MapFrame, edge_names, map_frames, points, roomiest, shape_path, side_pattern
 from .models import Rules
 
+# each kind's fill and pattern: no two area kinds share a pattern, so each reads apart in black and white too
 TERRAIN_STYLE = {
     "open": ("#f4f1e6", None),
     "woods": ("#b9d3a0", "trees"),
     "building": ("#8a8a8a", None),
-    "ruins": ("#b4aca0", "bricks"),
+    "ruins": ("#b4aca0", "broken"),
     "rubble": ("#cfc6b8", "stipple"),
     "hill": ("#e3d3ab", "contour"),
     "road": ("#dccfae", None),
     "river": ("#a9c8e6", "waves"),
     "bridge": ("#a77d4e", "planks"),
-    "crater": ("#c9bba3", "stipple"),
+    "crater": ("#c9bba3", "rings"),
     "wall": ("#5c544a", None),
     "hedge": ("#5f8a45", None),
     "town": ("#c9a98a", "bricks"),
     "fortification": ("#7d6a55", "crosshatch"),
-    "marsh": ("#c7dcc3", "waves"),
+    "marsh": ("#c7dcc3", "reeds"),
 }
 # drawing order: water and hills first, roads over them, bridges on top; every other kind between
 LAYER = {"river": 0, "road": 1, "hill": 0, "bridge": 3}
@@ -50,6 +51,12 @@ def _pattern_defs(prefix: str = "") -> str:
   <path d="M0 0 H2 M0 1 H2 M1 0 V1 M0 1 V2" stroke="#6d5d4d" stroke-width="0.12"/></pattern>
 <pattern id="{p}stipple" width="1.5" height="1.5" patternUnits="userSpaceOnUse">
   <circle cx="0.4" cy="0.4" r="0.18" fill="#6d5d4d"/><circle cx="1.1" cy="1.1" r="0.14" fill="#6d5d4d"/></pattern>
+<pattern id="{p}rings" width="2" height="2" patternUnits="userSpaceOnUse">
+  <circle cx="1" cy="1" r="0.55" fill="none" stroke="#6d5d4d" stroke-width="0.14"/></pattern>
+<pattern id="{p}broken" width="2" height="2" patternUnits="userSpaceOnUse">
+  <path d="M0 0 H1.3 M0 1 H0.7 M1.3 1 H2 M1 0 V0.6 M0 1 V1.6" stroke="#6d5d4d" stroke-width="0.12"/></pattern>
+<pattern id="{p}reeds" width="2" height="1.6" patternUnits="userSpaceOnUse">
+  <path d="M0.3 1.3 H1.7 M0.7 1.3 V0.5 M1 1.3 V0.3 M1.3 1.3 V0.6" fill="none" stroke="#4f7a4a" stroke-width="0.12"/></pattern>
 <pattern id="{p}contour" width="3" height="2" patternUnits="userSpaceOnUse">
   <path d="M0.3 1.5 Q1.5 0.3 2.7 1.5" fill="none" stroke="#a88a4a" stroke-width="0.14"/></pattern>
 <pattern id="{p}planks" width="1" height="1" patternUnits="userSpaceOnUse">
@@ -140,14 +147,14 @@ class TableMap:
         if pattern:
             self.layers.append(f'{outline} fill="url(#{pattern})" stroke="none"/>')
         if label:
-            self._area_label(label, anchor)
+            self._area_label(label, anchor, ring)
 
-    def _area_label(self, text: str, anchor: tuple[float, float]) -> None:
+    def _area_label(self, text: str, anchor: tuple[float, float], ring: list[tuple[float, float]]) -> None:
         fs = self.font
         width, height = text_width(text, fs), fs * 1.2
-        # inside its piece first; a name too long for it steps out, further each ring, on a leader line
+        # inside its piece first; a name too long for it steps out, further each ring, on a leader line from its edge
         spots = around(anchor[0], anchor[1], width, height, fs * 0.5, steps=10)
-        self.pending.append((2, Label(text, fs, anchor, spots, kind="terrain")))
+        self.pending.append((2, Label(text, fs, anchor, spots, kind="terrain", outline=ring)))
 
     def _line_label(self, text: str, line: list[tuple[float, float]], line_width: float, kind_id: str) -> None:
         """A road's, river's, wall's or hedge's name beside the line, never on it."""
@@ -195,7 +202,7 @@ class TableMap:
         below = (x, y + r + height / 2 + self.placement.gap)
         # under its star first; off any line or outline round it, further out on a leader line
         spots = [below] + around(x, y, width + 2 * r, height + 2 * r, fs * 0.4, steps=12)[1:]
-        self.pending.append((1, Label(name, fs, (x, y), spots, bold=True, kind="objective")))
+        self.pending.append((1, Label(name, fs, (x, y), spots, bold=True, kind="objective", at="objective")))
 
     # --- labels ------------------------------------------------------------------------------
     def place_labels(self) -> list:

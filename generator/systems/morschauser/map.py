@@ -348,6 +348,13 @@ class GridMap:
                     self.units.append(facing_arrow(x, y, MARKER_W, MARKER_H, facing, along))
         if objective:
             area, box = placement.choose(self._star_spots(col, row), ignore=(BUILDING,))
+            if box.width < 2 * STAR_RADII[0]:
+                # no room for a full star off the square's roads and rivers (a bridge square): a star marks a point
+                # and may stand on a line, so it prints full size there, like every other star, where that is clear
+                full = [spot for spot in self._star_spots(col, row) if spot.width >= 2 * STAR_RADII[0]]
+                on_line = placement.choose(full, ignore=(BUILDING, *LINES))
+                if on_line[0] == 0:
+                    area, box = on_line
             placement.block(box, OBJECTIVE)
             cost += area
             if draw:
@@ -410,7 +417,19 @@ class GridMap:
         )
         square = Box(col * self.S, row * self.S, (col + 1) * self.S, (row + 1) * self.S)
         marker = Box.centred(x, y, MARKER_W, MARKER_H)
-        return Label(code, fs, (x, y), spots, True, fs * 0.2, "code", ignore=(BUILDING,), home=square, source=marker)
+        return Label(
+            code,
+            fs,
+            (x, y),
+            spots,
+            True,
+            fs * 0.2,
+            "code",
+            ignore=(BUILDING,),
+            home=square,
+            source=marker,
+            at="unit marker",
+        )
 
     def _inner_spots(self, col: int, row: int, size: Box, inset: float = 0.3) -> dict[str, tuple[float, float]]:
         """Centres for a box of `size` inside a square, `inset` from its edges: 'left bottom', 'middle top', ...
@@ -495,7 +514,19 @@ class GridMap:
             return
         level = self.levels[region[0]]
         spots = [spot for square in around_it for spot in self._level_label(*square, level).candidates]
-        outside = replace(self._level_label(*region[0], level), candidates=spots, reach=None)
+        # its leader runs from the crest's edge nearest the mark, not from a square's middle across its unit
+        edges = [
+            point
+            for col, row in region
+            for point in (
+                (col * self.S, row * self.S),
+                ((col + 1) * self.S, row * self.S),
+                ((col + 1) * self.S, (row + 1) * self.S),
+                (col * self.S, (row + 1) * self.S),
+                (col * self.S, row * self.S),
+            )
+        ]
+        outside = replace(self._level_label(*region[0], level), candidates=spots, reach=0.0, outline=edges)
         self.placement.placed.remove(inside)
         placed = self.placement.place(outside)
         if placed.crowding >= inside.crowding:  # no better outside: back inside

@@ -16,6 +16,21 @@ def hill_squares(levels: dict[tuple[int, int], int], S: float) -> str:
     return "".join(out)
 
 
+def steepest(levels: dict[tuple[int, int], int], columns: int, rows: int) -> int:
+    """The biggest step between two squares that share a side (2 where a level-2 square meets open ground): the
+    map's contour lines are heavier for bigger steps, and its note says so only where there is one."""
+    return max(
+        (
+            abs(levels.get((c, r), 0) - levels.get((c + dc, r + dr), 0))
+            for r in range(rows)
+            for c in range(columns)
+            for dc, dr in ((1, 0), (0, 1))
+            if c + dc < columns and r + dr < rows
+        ),
+        default=0,
+    )
+
+
 def contour_lines(levels: dict[tuple[int, int], int], columns: int, rows: int, S: float) -> str:
     """A line on every edge between squares of different level, heavier for a bigger step."""
     out = []
