@@ -54,17 +54,22 @@ def unit_glyph(glyph: str, x: float, y: float, w: float, h: float, ink: str = "#
             + f'<path d="M{x:.3f} {b - h * 0.4:.3f} V{t + h * 0.14:.3f} M{x - w * 0.1:.3f} {t + h * 0.32:.3f} L{x:.3f} {t + h * 0.14:.3f} L{x + w * 0.1:.3f} {t + h * 0.32:.3f}" {line}/>'
         )
     if glyph == "infantry-gun":
-        return f'<path d="M{left} {t} L{r} {b} M{left} {b} L{r} {t}" {line}/>' + dot(x, y, h * 0.17)
+        # infantry's cross with the gun's dot at its heart, set on a white ring so it reads as more than a cross
+        return (
+            f'<path d="M{left} {t} L{r} {b} M{left} {b} L{r} {t}" {line}/>'
+            + f'<circle cx="{x:.3f}" cy="{y:.3f}" r="{h * 0.3:.3f}" fill="#ffffff"/>'
+            + dot(x, y, h * 0.22)
+        )
     if glyph == "mountain-artillery":
         return (
             dot(x, y - h * 0.08, h * 0.16)
             + f'<path d="M{x - w * 0.2:.3f} {b:.3f} L{x:.3f} {b - h * 0.26:.3f} L{x + w * 0.2:.3f} {b:.3f} Z" fill="{ink}"/>'
         )
     if glyph == "light-artillery":
-        # a ring: lighter than the field gun's solid dot
-        return f'<circle cx="{x:.3f}" cy="{y:.3f}" r="{h * 0.17:.3f}" {line}/>'
+        # a small dot on its axle: a light gun, unlike the field gun's one large dot
+        return f'<path d="M{x - w * 0.3:.3f} {y:.3f} H{x + w * 0.3:.3f}" {line}/>' + dot(x, y, h * 0.13)
     if glyph == "artillery":
-        return dot(x, y, h * 0.18)
+        return dot(x, y, h * 0.22)
     if glyph == "heavy-artillery":
         return dot(x - w * 0.14, y, h * 0.17) + dot(x + w * 0.14, y, h * 0.17)
     return (
