@@ -9,6 +9,7 @@ CARD_SIZES = {"poker": (63.5, 88.9), "mini": (44.0, 67.0), "tarot": (70.0, 120.0
 BLEED = 3.0  # mm of background beyond the trim line, what print shops ask for
 MARK_GAP = 1.0  # mm between a cut mark and the nearest card or bleed edge, so no mark prints on a card
 MIN_MARK = 3.0  # mm: the shortest cut mark still worth drawing; it decides how many cards fit a sheet
+MARK_LONG = 10.0  # mm: the longest a mark in the margin runs (not across a last sheet's empty half)
 
 
 @dataclass(frozen=True)
@@ -67,23 +68,37 @@ class Layout:
         dx, dy = self.back_offset
         return (round(x + dx, 3), round(y + dy, 3))
 
-    def cut_marks(self) -> list[tuple[float, float, float, float]]:
-        """Full-length lines in the margins at every trim edge of every column and row (x1, y1, x2, y2)."""
-        edges_x = sorted(
-            {round(self.x0 + c * self.pitch_x + d, 3) for c in range(self.cols) for d in (0.0, self.card_w)}
-        )
-        edges_y = sorted(
-            {round(self.y0 + r * self.pitch_y + d, 3) for r in range(self.rows) for d in (0.0, self.card_h)}
-        )
+    def cut_marks(self, count: int | None = None) -> list[tuple[float, float, float, float]]:
+        """Lines (x1, y1, x2, y2) at every trim edge of the columns and rows that hold one of `count` cards (a
+        sheet's worth by default; no marks for a last sheet's empty places): full-length in the margins and, with
+        bleed, a tick in the waste between each two neighbouring cards as well. A printer that cannot print near
+        the paper's edge (most leave 3 to 5 mm bare) loses the margins' ends; the ticks between cards it keeps."""
+        count = self.per_sheet if count is None else count
+        cols, rows = min(count, self.cols), -(-count // self.cols)
+        lefts = [round(self.x0 + c * self.pitch_x, 3) for c in range(cols)]
+        tops = [round(self.y0 + r * self.pitch_y, 3) for r in range(rows)]
+        edges_x = sorted({round(x + d, 3) for x in lefts for d in (0.0, self.card_w)})
+        edges_y = sorted({round(y + d, 3) for y in tops for d in (0.0, self.card_h)})
         top = round(self.y0 - self.bleed - MARK_GAP, 3)
-        bottom = round(self.y0 + (self.rows - 1) * self.pitch_y + self.card_h + self.bleed + MARK_GAP, 3)
+        bottom = round(tops[-1] + self.card_h + self.bleed + MARK_GAP, 3)
         left = round(self.x0 - self.bleed - MARK_GAP, 3)
-        right = round(self.x0 + (self.cols - 1) * self.pitch_x + self.card_w + self.bleed + MARK_GAP, 3)
+        right = round(lefts[-1] + self.card_w + self.bleed + MARK_GAP, 3)
+        # each outer mark runs from just off the cards towards the paper's edge, at most MARK_LONG of it
+        up, down = max(0.0, top - MARK_LONG), min(self.page_h, bottom + MARK_LONG)
+        back, on = max(0.0, left - MARK_LONG), min(self.page_w, right + MARK_LONG)
         marks = []
         for x in edges_x:
-            marks += [(x, 0.0, x, top), (x, bottom, x, self.page_h)]
+            marks += [(round(x, 3), round(up, 3), round(x, 3), top), (round(x, 3), bottom, round(x, 3), round(down, 3))]
         for y in edges_y:
-            marks += [(0.0, y, left, y), (right, y, self.page_w, y)]
+            marks += [(round(back, 3), round(y, 3), left, round(y, 3)), (right, round(y, 3), round(on, 3), round(y, 3))]
+        if self.bleed:
+            # the strip between two cards' trims is both cards' bleed, cut away: a tick there marks each cut
+            for y in tops[1:]:
+                above, below = round(y - 2 * self.bleed + MARK_GAP, 3), round(y - MARK_GAP, 3)
+                marks += [(round(x, 3), above, round(x, 3), below) for x in edges_x]
+            for x in lefts[1:]:
+                before, after = round(x - 2 * self.bleed + MARK_GAP, 3), round(x - MARK_GAP, 3)
+                marks += [(before, round(y, 3), after, round(y, 3)) for y in edges_y]
         return marks
 
 
@@ -127,7 +142,7 @@ def sheets(fronts: list[dict], back: dict, layout: Layout, with_backs: bool = Tr
                     {"x": layout.front_slot(i)[0], "y": layout.front_slot(i)[1], "card": card}
                     for i, card in enumerate(batch)
                 ],
-                "marks": layout.cut_marks(),
+                "marks": layout.cut_marks(len(batch)),
             }
         )
         if with_backs:

@@ -83,7 +83,7 @@ def test_cut_marks_stay_outside_every_card():
     pdf = cards_pdf("bridge")
     lay = layout("a4")
     page = pdf.pages[0]
-    marks = [r for r in page.rects if min(r["width"], r["height"]) / MM < 0.3 and max(r["width"], r["height"]) / MM > 2]
+    marks = _marks(page)
     assert len(marks) == len(lay.cut_marks()) == 2 * (4 + 4)
     for r in marks:
         x0, x1, y0, y1 = r["x0"] / MM, r["x1"] / MM, r["top"] / MM, r["bottom"] / MM
@@ -91,6 +91,54 @@ def test_cut_marks_stay_outside_every_card():
             cx, cy = lay.front_slot(i)
             overlap = x0 < cx + lay.card_w and x1 > cx and y0 < cy + lay.card_h and y1 > cy
             assert not overlap
+
+
+def _marks(page) -> list[dict]:
+    """The cut marks drawn on a page: thin black rectangles more than 2 mm long."""
+    return [r for r in page.rects if min(r["width"], r["height"]) / MM < 0.3 and max(r["width"], r["height"]) / MM > 2]
+
+
+PRINTABLE_MM = 5.0  # what most home and office printers leave bare at the paper's edge (3 to 5 mm)
+
+
+@pytest.mark.parametrize("paper", ["a4", "letter"])
+@pytest.mark.parametrize("size", ["poker", "mini", "tarot"])
+def test_with_bleed_every_cut_is_marked_where_any_printer_prints(paper, size):
+    """Issue 11 (a fresh read of the bleed sheets): with bleed, A4 poker's vertical cuts were marked only in the
+    top and bottom 5 mm of the paper, which most printers leave bare, so those cut lines disappeared. Every trim
+    edge of every card now has a mark at least 3 mm long lying 5 mm or more inside the paper (a tick in the waste
+    between two cards where the margin is too thin), and a last sheet marks only the places that hold a card."""
+    pdf = cards_pdf("bridge", paper=paper, card_size=size, bleed=True)
+    lay = layout(paper, size, bleed=True)
+    page_w, page_h = PAPERS[paper]
+    w, h = CARD_SIZES[size]
+    for number in range(0, len(pdf.pages), 2):  # the fronts
+        page = pdf.pages[number]
+        cards = [(x + 3, y + 3) for x, y in card_boxes(page, w + 6, h + 6)]
+        assert cards
+        usable = []
+        for r in _marks(page):
+            x0, x1, y0, y1 = r["x0"] / MM, r["x1"] / MM, r["top"] / MM, r["bottom"] / MM
+            x0, x1 = max(x0, PRINTABLE_MM), min(x1, page_w - PRINTABLE_MM)
+            y0, y1 = max(y0, PRINTABLE_MM), min(y1, page_h - PRINTABLE_MM)
+            if max(x1 - x0, y1 - y0) >= 3.0 and min(x1 - x0, y1 - y0) > -0.3:
+                vertical = r["height"] > r["width"]
+                usable.append(
+                    ("x", round((r["x0"] + r["x1"]) / 2 / MM, 1))
+                    if vertical
+                    else ("y", round((r["top"] + r["bottom"]) / 2 / MM, 1))
+                )
+        edges = {("x", round(x + d, 1)) for x, _ in cards for d in (0, w)} | {
+            ("y", round(y + d, 1)) for _, y in cards for d in (0, h)
+        }
+        missing = {
+            edge for edge in edges if not any(kind == edge[0] and abs(at - edge[1]) <= 0.2 for kind, at in usable)
+        }
+        assert missing == set(), (number, sorted(missing))
+        # no mark for a place that holds no card: every mark lines up with an edge of a card on this sheet
+        stray = [edge for edge in set(usable) if not any(e[0] == edge[0] and abs(e[1] - edge[1]) <= 0.2 for e in edges)]
+        assert stray == [], (number, stray)
+    assert lay.per_sheet > 1
 
 
 def test_bleed_extends_backgrounds_three_mm_around_the_trim():
