@@ -349,8 +349,21 @@ def test_role_markers_change_hands_only_where_both_sides_can_instigate():
         }
     ford = markers["warspike-hold-the-ford"]
     assert ford["Instigator"]["foot"] == ford["Retaliator"]["foot"] == "Role marker"
-    assert "Stays with Legio II Augusta all game" in ford["Instigator"]["lines"][-1]
-    assert "Stays with Ordovices war band all game" in ford["Retaliator"]["lines"][-1]
+    assert ford["Instigator"]["lines"][-1] == "Stays with Legio II Augusta all game."
+    assert ford["Retaliator"]["lines"][-1] == "Stays with Ordovices war band all game."
     race = markers["warspike-bridge-race"]
     assert {card["foot"] for card in race.values()} == {"Role marker: changes hands"}
     assert not any("Stays with" in line for card in race.values() for line in card["lines"])
+
+
+def test_the_advantage_line_prints_only_where_the_roles_change_hands():
+    """Where only one side can be Instigator the Advantage never moves: the Ford's Retaliator marker says who
+    keeps it instead; the bridge race's says who takes the Advantage."""
+    system = get("warspike")
+    lines = {}
+    for name in ("warspike-hold-the-ford", "warspike-bridge-race"):
+        prepared = system.prepare(load(SCENARIOS / f"{name}.yaml"), 1)
+        card = next(card for card in system.cards(prepared, "poker") if card["kind"] == "marker retaliator")
+        lines[name] = card["lines"]
+    advantage = system.rules.cards.advantage
+    assert advantage not in lines["warspike-hold-the-ford"] and advantage in lines["warspike-bridge-race"]

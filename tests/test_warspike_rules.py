@@ -101,3 +101,17 @@ def test_more_than_two_armies_is_refused_in_the_rule_data(house_rules, muster):
     assert (
         f"{path}:{line}:10: armies.sides: a WarSpike turn has one Instigator and one Retaliator, so 2 sides (got 3)"
     ) in problems(muster)
+
+
+def test_the_retaliators_marker_says_any_unit_may_counter_a_move():
+    """Issue 11 (a fresh read of both WarSpike sheets): the cards said only the targeted Unit reacts, directly
+    towards the active Unit, while the notes and the bridge race's briefing let any Unit head off a Move that
+    targets no one. The Retaliator's role marker prints that rule, in the rule data's words."""
+    from generator.build import load
+
+    system = systems.get("warspike")
+    prepared = system.prepare(load(EXAMPLE), 1)
+    marker = next(card for card in system.cards(prepared, "poker") if card["kind"] == "marker retaliator")
+    counter = system.rules.movement_counter
+    assert counter.rule in marker["lines"]
+    assert "Any of your Units may counter a Move" in counter.rule

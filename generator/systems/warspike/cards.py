@@ -54,6 +54,10 @@ def cards(forces: list[dict], rules: Rules) -> list[dict]:
     able = [force["side"].name for force in forces if force["can_instigate"]]
     for role, lines in (("instigator", text.instigator), ("retaliator", text.retaliator)):
         stays = _stays_with(role, able, forces)
+        if role == "retaliator":
+            # how a Move that targets no one is countered (by any Unit, not only the target), and who takes the
+            # Advantage: moot where the markers stay put all game, so the line saying so takes its place
+            lines = [*lines, rules.movement_counter.rule] + ([] if stays else [text.advantage])
         out.append(
             {
                 "kind": f"marker {role}",
@@ -72,4 +76,4 @@ def _stays_with(role: str, able: list[str], forces: list[dict]) -> str:
         return ""
     other = next(force["side"].name for force in forces if force["side"].name != able[0])
     holder = able[0] if role == "instigator" else other
-    return f"Stays with {holder} all game: every Unit of {other} holds."
+    return f"Stays with {holder} all game."

@@ -7,7 +7,7 @@ from dataclasses import dataclass
 from ...models import Model, Typed, UniqueNames, key, note_key
 from ...schema import Int, ListOf, Num, Str, one_of, suggest
 from .advantage import Counts, Movement
-from .wording import TEXT, Blocks, CardText, Hold, MoveDistance, Note, Resolution, Rule, Step, Term
+from .wording import TEXT, Blocks, CardText, Hold, MarkerRule, MoveDistance, Note, Resolution, Rule, Step, Term
 
 
 @dataclass(frozen=True)
@@ -146,7 +146,7 @@ class Rules(Model):
     block_move: Note = key(Typed(Note), "How far a Block moves.")
     reactions: list = key(OPTIONS, "The Retaliator's Reactions: the same names as the Actions.")
     reactions_rule: str = key(TEXT, "How the Retaliator reacts.")
-    movement_counter: Note = key(Typed(Note), "How a Move that targets no one is countered.")
+    movement_counter: MarkerRule = key(Typed(MarkerRule), "How a Move that targets no one is countered.")
     per_turn: PerTurn = key(Typed(PerTurn), "One Action or Reaction a Unit a turn.")
     resolution: Resolution = key(Typed(Resolution), "Paired-Resolutions.")
     changeover: Rule = key(Typed(Rule), "The Changeover.")

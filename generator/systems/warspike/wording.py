@@ -38,6 +38,15 @@ class Rule(Model):
 
 
 @dataclass(frozen=True)
+class MarkerRule(Model):
+    """A rule printed on the Retaliator's role marker (how a Move that targets no one is countered, by any Unit)."""
+
+    name: str = key(Str(80), "The rule's title.")
+    rule: str = key(TEXT, "The rule as printed on the marker.")
+    note: str = note_key()
+
+
+@dataclass(frozen=True)
 class Hold(Model):
     """Hold orders, and the side that cannot be Instigator because of them."""
 
@@ -79,6 +88,9 @@ class CardText(Model):
     reaction_rule: str = key(Str(200), "Printed on every Reaction card.")
     instigator: list = key(ListOf(Str(200), min=1, max=6), "The lines of the Instigator marker.")
     retaliator: list = key(ListOf(Str(200), min=1, max=6), "The lines of the Retaliator marker.")
+    advantage: str = key(
+        Str(200), "The Retaliator marker's line on who takes the Advantage (where the roles can change hands)."
+    )
 
 
 @dataclass(frozen=True)
