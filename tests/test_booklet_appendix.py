@@ -25,7 +25,8 @@ def appendix_pages() -> list[str]:
 
     parts = plan_parts([str(SCENARIOS / f"{name}.yaml") for name in MORSCHAUSER])
     (appendix,) = [part for part in parts if part.kind == APPENDIX]
-    data, _, _ = _render_part((appendix.variant_sets, APPENDIX, appendix.label, Options()))
+    sets = [(names, path, appendix.played_in[names]) for names, path in appendix.variant_sets]
+    data, _, _ = _render_part((sets, APPENDIX, appendix.label, Options()))
     with pdfplumber.open(io.BytesIO(data)) as pdf:
         return [page.extract_text() or "" for page in pdf.pages]
 
@@ -78,3 +79,15 @@ def test_a_pack_prints_the_parts_and_pieces_asked_for(hill_112):
     assert all(f'id="{part}"' in whole for part in ("map", "forces", "schedule", "odds", "reference"))
     chapter = pack_html(scenario, pack, Parts.chapter(scenario.system), booklet=True)
     assert 'id="forces"' in chapter and 'id="odds"' not in chapter and 'id="reference"' not in chapter
+
+
+def test_each_variant_sets_section_names_the_chapters_that_play_it(appendix_pages):
+    """Issue 11 (a fresh read of the booklet): the appendix printed a section for the rules as written and one for
+    clock-face scatter with woods cost, and nothing told the reader that Weissach plays the first and Hill 112
+    the second. Each section says which chapters play it."""
+    # the extracted text may lose the space between the bold lead and the italic title
+    text = " ".join(" ".join(page.split()) for page in appendix_pages).replace("Played in:", "Played in: ")
+    text = " ".join(text.split())
+    assert "the rules as originally written. Played in: The Bridge at Weissach." in text
+    assert "Played in: Hill 112." in text
+    assert text.index("Played in: The Bridge at Weissach.") < text.index("Played in: Hill 112.")

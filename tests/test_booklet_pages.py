@@ -372,3 +372,14 @@ def test_an_appendix_prints_each_variant_sets_own_scatter_and_movement_costs():
     assert "Scatter: Clock-face scatter" in with_variants and "Woods: 2." in with_variants
     assert "Scatter: Original scatter" not in with_variants and "Woods: 1." not in with_variants
     assert html.count(">Unit types</h3>") == 1 and "costs in play" not in text  # the rest once; no "in play"
+
+
+def test_a_booklet_speaks_of_itself_as_a_book(single):
+    """Issue 11 (a fresh read of the booklet): its chapters and appendices kept the packs' words, "this pack reads
+    them as...", in a book that is no pack. A booklet says "this book"; a pack keeps "this pack"."""
+    from generator.booklet.parts import in_a_book
+
+    text = " ".join(body for _, body in _page_texts(single))
+    assert not re.search(r"(?i)\bthis pack\b", text)
+    assert re.search(r"(?i)\bthis book reads\b", " ".join(text.split()))
+    assert in_a_book("This pack reads; this pack prints; a package") == "This book reads; this book prints; a package"

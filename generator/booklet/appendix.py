@@ -26,9 +26,12 @@ def _added(whole: str, without: str) -> str:
     return whole[start : len(whole) - end]
 
 
-def appendix_html(sets: list[tuple[tuple[str, ...], object, dict]], heading: str) -> str:
+def appendix_html(
+    sets: list[tuple[tuple[str, ...], object, dict]], heading: str, played_in: list[list[str]] | None = None
+) -> str:
     """The appendix of one system, headed `heading`, from (variant ids, scenario, pack) for each variant set
-    in use, the rules as written first.
+    in use, the rules as written first, and the titles of the chapters that play each set (`played_in`, in
+    the same order), which each set's section names.
 
     Each of the system's appendix parts is asked for, whole or by the pieces its template marks
     (build.pieces), for every variant set: what prints the same for all sets prints once, in the parts'
@@ -81,6 +84,7 @@ def appendix_html(sets: list[tuple[tuple[str, ...], object, dict]], heading: str
             "title": variant_title(tuple(names.get(v, v) for v in ids)),
             "variants": [{"name": names.get(v, v), "summary": summaries.get(v, "")} for v in ids],
             "body": markupsafe.Markup("\n").join(body(index, part, chosen) for part, chosen in differing.items()),
+            "played_in": (played_in or [[]] * len(sets))[index],
         }
         for index, (ids, _, _) in enumerate(sets)
     ]

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import hashlib
+import re
 from collections.abc import Callable
 from dataclasses import replace
 from pathlib import Path
@@ -64,7 +65,8 @@ def cache_keys(parts: list[Part], options: Options) -> None:
         digest.update(repr((part.kind, replace(options, fronts_only=False))).encode())
         if part.kind == APPENDIX:  # an appendix depends on its heading, system and variant sets, not the scenarios
             digest = hashlib.sha256(
-                code.encode() + repr((part.kind, part.label, options, [k for k, _ in part.variant_sets])).encode()
+                code.encode()
+                + repr((part.kind, part.label, options, [k for k, _ in part.variant_sets], part.played_in)).encode()
             )
         else:
             digest.update(load_scenario(part.path).doc.source)
@@ -81,20 +83,28 @@ def _from_cache(part: Part, cache: Path) -> bool:
     return True
 
 
+def in_a_book(html: str) -> str:
+    """A pack's words as a booklet prints them: the notes' "this pack reads..." is "this book reads..." there."""
+    return re.sub(r"\b([Tt])his pack\b", r"\1his book", html)
+
+
 def _render_part(args: tuple) -> tuple[bytes, int, dict]:
     """Render one chapter or appendix to PDF bytes (runs in a worker process), with the CPU seconds WeasyPrint took."""
     paths, mode, heading, options = args
     before = engine.weasyprint_cpu
     sets = []
-    for names, path in paths:
+    played_in = []
+    for names, path, titles in paths:
         scenario = load_scenario(path)
         seed = choose_seed(scenario, options.seed)
         pack, _ = compute(scenario, seed, options, with_cards=False, whole_reference=mode == APPENDIX)
         sets.append((names, scenario, pack))
+        played_in.append(titles)
     if mode == APPENDIX:
-        html = appendix_html(sets, heading)
+        html = appendix_html(sets, heading, played_in)
     else:
         html = pack_html(scenario, pack, Parts.chapter(scenario.system), booklet=True)
+    html = in_a_book(html)
     # tagged, without object streams: the join copies the structure tree by the xref's offsets
     data, pages = render_pdf(html, TEMPLATES, tags=True, pdf_version=PART_PDF_VERSION)
     return data, pages, {"weasyprint": engine.weasyprint_cpu - before}
@@ -119,7 +129,17 @@ def render_parts(
         else:
             todo.append(part)
     # a chapter reads its scenario; an appendix one scenario of each variant set of its system
-    args = [(p.variant_sets if p.kind == APPENDIX else [((), p.path)], p.kind, p.label, options) for p in todo]
+    args = [
+        (
+            [(names, path, p.played_in.get(names, [])) for names, path in p.variant_sets]
+            if p.kind == APPENDIX
+            else [((), p.path, [])],
+            p.kind,
+            p.label,
+            options,
+        )
+        for p in todo
+    ]
     stats["rendered"] = len(todo)
 
     def done(part: Part, data: bytes, pages: int, timing: dict) -> None:

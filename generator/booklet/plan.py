@@ -72,6 +72,8 @@ class Part:
     blank_before: bool = False  # a blank left-hand page goes before it (double-sided printing)
     # an appendix: each variant set of its system in use, as (variant names, a scenario playing them)
     variant_sets: list[tuple[tuple[str, ...], str]] = field(default_factory=list)
+    # an appendix: the chapters' titles that play each variant set, by the set's variant names
+    played_in: dict[tuple[str, ...], list[str]] = field(default_factory=dict)
 
     @property
     def label(self) -> str:
@@ -254,6 +256,7 @@ def plan_parts(paths: list[str]) -> list[Part]:
         names = tuple(key[1]) if len(key) > 1 else ()
         if names not in [n for n, _ in part.variant_sets]:
             part.variant_sets.append((names, scenario.doc.file))
+        part.played_in.setdefault(names, []).append(scenario.title)
     for letter, part in zip("ABCDEFGHIJKLMNOPQRSTUVWXYZ", appendices.values()):
         part.letter = letter
         part.head = f"Appendix {letter}: {part.title}"
