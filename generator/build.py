@@ -21,6 +21,7 @@ from .loading import load_file, parse_path
 from .rendering import TEMPLATES, environment, render
 from .sandbox import run_each_limited
 from .scenario import Scenario, validate
+from .svg import PAGE_MARGIN_MM, PAPER_MM
 from .systems.base import Prepared, System
 
 
@@ -110,6 +111,8 @@ def common_context(prepared: Prepared, options: Options) -> dict:
         "seed": prepared.seed if system.uses_seed else None,
         "paper": options.paper,
         "page_size": {"a4": "A4", "letter": "letter"}[options.paper],
+        # the text area's height (the paper's less the @page margins): a booklet turns a wide map to fill it
+        "page_text_height_mm": round(PAPER_MM[options.paper][1] - PAGE_MARGIN_MM[0] - PAGE_MARGIN_MM[2], 2),
         "briefing": markup.to_html(scenario.data["briefing"], folder),
         "victory": markup.to_html(scenario.data["victory"], folder),
         "sides": prepared.sides,

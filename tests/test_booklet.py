@@ -132,7 +132,8 @@ def test_problems_in_several_files_are_all_listed_and_nothing_written(muster, tm
 
 def test_cache_reuses_chapters_and_rerenders_only_a_changed_one(muster, season, built_booklet, tmp_path, monkeypatch):
     """A fresh one-process build equals the two-process one byte for byte; a second build renders nothing;
-    after one edit only that chapter renders again."""
+    after one edit only that chapter renders again, and after a new title its system's appendix too (its
+    sections name the chapters that play them)."""
     monkeypatch.setenv("MUSTER_CACHE", str(tmp_path / "cache"))
     stats = tmp_path / "stats.json"
     monkeypatch.setenv("MUSTER_STATS", str(stats))
@@ -147,10 +148,14 @@ def test_cache_reuses_chapters_and_rerenders_only_a_changed_one(muster, season, 
     edited = folder / "relay-station.yaml"
     original = edited.read_text()
     try:
-        edited.write_text(original.replace("title: Relay Station Nine", "title: Relay Station Ten"))
+        edited.write_text(original.replace("on the Ostrava ridge", "on the Karvina ridge"))
         assert _booklet(muster, season, tmp_path / "c.pdf").code == 0
         assert json.loads(stats.read_text())["rendered"] == 1
-        assert "Relay Station Ten" in PdfReader(tmp_path / "c.pdf").pages[1].extract_text()
+        assert "Karvina ridge" in " ".join(page.extract_text() for page in PdfReader(tmp_path / "c.pdf").pages)
+        edited.write_text(original.replace("title: Relay Station Nine", "title: Relay Station Ten"))
+        assert _booklet(muster, season, tmp_path / "d.pdf").code == 0
+        assert json.loads(stats.read_text())["rendered"] == 2
+        assert "Relay Station Ten" in PdfReader(tmp_path / "d.pdf").pages[1].extract_text()
     finally:
         edited.write_text(original)
 

@@ -383,3 +383,23 @@ def test_a_booklet_speaks_of_itself_as_a_book(single):
     assert not re.search(r"(?i)\bthis pack\b", text)
     assert re.search(r"(?i)\bthis book reads\b", " ".join(text.split()))
     assert in_a_book("This pack reads; this pack prints; a package") == "This book reads; this book prints; a package"
+
+
+def test_a_wide_map_turns_on_a_portrait_page_in_a_book(muster, tmp_path):
+    """Issue 11 (a fresh read of the booklet): the bridge's 72 x 48 map printed on a landscape page in the middle of a
+    portrait book meant to be printed on both sides. Every page of a book is upright; the wide map keeps its
+    landscape drawing turned a quarter on its portrait page, as large as the page's text height allows."""
+    out = tmp_path / "book.pdf"
+    result = muster("booklet", SCENARIOS / "bridge.yaml", "--out", out, "--no-cache")
+    assert result.code == 0, result.err
+    with pdfplumber.open(out) as pdf:
+        assert all(page.height > page.width for page in pdf.pages)
+        turned_pages = [page for page in pdf.pages if sum(not char["upright"] for char in page.chars) > 100]
+        assert len(turned_pages) == 1
+        (page,) = turned_pages
+        turned = [char for char in page.chars if not char["upright"]]
+        assert len(turned) > len(page.chars) / 2
+        # the map's drawing spans most of the page's height (more than 200 mm), not a third of a portrait page
+        top = min(char["top"] for char in turned)
+        bottom = max(char["bottom"] for char in turned)
+        assert (bottom - top) * 25.4 / 72 > 200
