@@ -233,8 +233,9 @@ def test_distances_print_with_a_double_prime_on_the_cards_as_in_the_pack(name):
 
 
 def badges_past_their_band(document, margin_mm: float = 0.5) -> list[tuple[str, float]]:
-    """The side badges (their white disc included) that reach past the foot of their card's band, or come within
-    `margin_mm` of it, with how far past (mm): a disc cut off by the white body reads as a clipped emblem."""
+    """The side badges (their white disc included) that reach past the foot of their card's band as painted (its
+    ::before box, not the band's own box, which may be taller), or come within `margin_mm` of it, with how far
+    past (mm): a disc cut off by the white body reads as a clipped emblem."""
     px = 96 / 25.4
     out: list[tuple[str, float]] = []
     cards: list[dict] = []
@@ -244,6 +245,10 @@ def badges_past_their_band(document, margin_mm: float = 0.5) -> list[tuple[str, 
         classes = (box.element.get("class") or "").split() if box.element is not None else []
         if "trim" in classes:
             cards.append({})
+        # the band's colour is painted by its ::before box where it has one (cards.css): that is what a reader sees
+        painted = (getattr(box, "element_tag", "") or "").endswith("::before")
+        if "band" in classes and cards and painted:
+            cards[-1]["band"] = box
         for name in ("band", "badge-big"):
             if name in classes and cards and name not in cards[-1]:
                 cards[-1][name] = box
