@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import dataclasses
+import re
 
 import pytest
 from conftest import SCENARIOS
@@ -367,3 +368,37 @@ def test_the_advantage_line_prints_only_where_the_roles_change_hands():
         lines[name] = card["lines"]
     advantage = system.rules.cards.advantage
     assert advantage not in lines["warspike-hold-the-ford"] and advantage in lines["warspike-bridge-race"]
+
+
+@pytest.mark.parametrize("paper", ["a4", "letter"])
+@pytest.mark.parametrize("name", ["warspike-bridge-race", "warspike-hold-the-ford"])
+def test_a_blocks_rows_never_split_across_pages(name, paper, built):
+    """Issue 11 (a fresh read on Letter): bridge-race's roster broke inside 2 Section, leaving 2 Sec Bravo alone at
+    the top of page 2. A Block's row and its Units' rows print on one page."""
+    system = get("warspike")
+    prepared = system.prepare(load(SCENARIOS / f"{name}.yaml"), 1)
+    pack, _ = built(name, "--paper", paper)
+    # each page's lines: a Unit's row is a line that opens with its name and then its troops
+    pages = [page.extract_text().replace("\u2019", "'").splitlines() for page in PdfReader(pack).pages]
+    forces = [i for i, lines in enumerate(pages) if any("Block / Unit" in line for line in lines)]
+    checked = 0
+    for force in system.pack(prepared)["forces"]:
+        rows = force["rows"]
+        for i, row in enumerate(rows):
+            if row["kind"] != "block":
+                continue
+            members = []
+            for later in rows[i + 1 :]:
+                if later["kind"] == "block":
+                    break
+                members.append(later["name"])
+            if not members:
+                continue
+            holding = [
+                p
+                for p in forces
+                if all(any(re.match(rf"\s*{re.escape(m)} \d", line) for line in pages[p]) for m in members)
+            ]
+            assert holding, (row["name"], members)
+            checked += 1
+    assert checked
