@@ -86,19 +86,20 @@ class Layout:
         # each outer mark runs from just off the cards towards the paper's edge, at most MARK_LONG of it
         up, down = max(0.0, top - MARK_LONG), min(self.page_h, bottom + MARK_LONG)
         back, on = max(0.0, left - MARK_LONG), min(self.page_w, right + MARK_LONG)
+        up, down, back, on = (round(v, 3) for v in (up, down, back, on))
         marks = []
         for x in edges_x:
-            marks += [(round(x, 3), round(up, 3), round(x, 3), top), (round(x, 3), bottom, round(x, 3), round(down, 3))]
+            marks += [(x, up, x, top), (x, bottom, x, down)]
         for y in edges_y:
-            marks += [(round(back, 3), round(y, 3), left, round(y, 3)), (right, round(y, 3), round(on, 3), round(y, 3))]
+            marks += [(back, y, left, y), (right, y, on, y)]
         if self.bleed:
             # the strip between two cards' trims is both cards' bleed, cut away: a tick there marks each cut
             for y in tops[1:]:
                 above, below = round(y - 2 * self.bleed + MARK_GAP, 3), round(y - MARK_GAP, 3)
-                marks += [(round(x, 3), above, round(x, 3), below) for x in edges_x]
+                marks += [(x, above, x, below) for x in edges_x]
             for x in lefts[1:]:
                 before, after = round(x - 2 * self.bleed + MARK_GAP, 3), round(x - MARK_GAP, 3)
-                marks += [(before, round(y, 3), after, round(y, 3)) for y in edges_y]
+                marks += [(before, y, after, y) for y in edges_y]
         return marks
 
 

@@ -48,9 +48,12 @@ IN_THE_TABLE = {"attacker.leader", "attacker.quality", "defender.cover", "defend
 def _left_out(rules: Rules) -> list[str]:
     """The firing modifiers a roster's table cannot know (suppressive fire), in the rule data's words."""
     out = []
-    for who, modifiers in (("firer", rules.fire.attacker), ("target", rules.fire.defender)):
+    for side, who, modifiers in (
+        ("attacker", "firer", rules.fire.attacker),
+        ("defender", "target", rules.fire.defender),
+    ):
         for m in modifiers:
-            if f"{'attacker' if who == 'firer' else 'defender'}.{m.id}" in IN_THE_TABLE:
+            if f"{side}.{m.id}" in IN_THE_TABLE:
                 continue
             most = f", at most {m.value * m.times}" if isinstance(m.times, int) and m.times > 1 else ""
             out.append(f"{m.name[0].lower()}{m.name[1:]}, {m.value:+d} to the {who}{most}")
@@ -75,18 +78,10 @@ def _force(rules: Rules, weapons: dict, view, side, prepared) -> dict:
             "jump_packs": team.jump_packs,
             "group": team.group,
             "figures": _figure_rows(rules, team, weapons, armour[team.armour]),
-            "recovery": {
-                "base": odds.recover(odds.recovery_modifier(rules, team.armour, team.quality, False), rules),
-                "helped": odds.recover(odds.recovery_modifier(rules, team.armour, team.quality, True), rules),
-            },
+            "recovery": _recovery(rules, team.armour, team.quality),
             # a figure of another quality recovers by its own chance (seed 001: +1 if Good or Elite, +3 if Hero)
             "recovery_others": [
-                {
-                    "figures": names,
-                    "quality": quality,
-                    "base": odds.recover(odds.recovery_modifier(rules, team.armour, quality, False), rules),
-                    "helped": odds.recover(odds.recovery_modifier(rules, team.armour, quality, True), rules),
-                }
+                {"figures": names, "quality": quality, **_recovery(rules, team.armour, quality)}
                 for quality, names in _quality_groups(team, rules)
                 if names
             ],
@@ -144,6 +139,14 @@ def _figure_rows(rules: Rules, team, weapons: dict, armour_level: int) -> list[d
             }
         )
     return rows
+
+
+def _recovery(rules: Rules, armour: str, quality: str) -> dict:
+    """A figure's chance to recover on its own and with a leader, member or medic near."""
+    return {
+        "base": odds.recover(odds.recovery_modifier(rules, armour, quality, False), rules),
+        "helped": odds.recover(odds.recovery_modifier(rules, armour, quality, True), rules),
+    }
 
 
 def _quality_groups(team, rules: Rules) -> list[tuple[str, str]]:

@@ -10,7 +10,7 @@ from typing import Any
 from ...schema import Checker, Key
 from ...svg import names_compass
 from ..base import Prepared, System
-from . import battlefield, checks, deck, odds, roster
+from . import battlefield, checks, deck, odds, relief, roster
 from .cards import cards
 from .models import Rules
 from .pack import pack
@@ -28,6 +28,7 @@ class GridPrepared(Prepared):
     legend: list[dict] = field(default_factory=list)
     glyph_legend: list[dict] = field(default_factory=list)
     map_page: str = "portrait"  # the orientation of the map's page: landscape for a wide grid
+    steepest_step: int = 0  # the most levels between two squares that share a side (relief.steepest)
 
 
 class MorschauserModern(System):
@@ -72,7 +73,9 @@ class MorschauserModern(System):
         schedule = deck.schedule(self.rules, self.id, scenario.title, units, seed, passes or game.turns)
         names = [objective.name for objective in game.objectives] + [entry.name for entry in game.terrain]
         edges = names_compass(scenario, names)
-        svg, legend, map_page = battlefield.draw(game, battlefield.terrain_map(game), units, edges)
+        terrain = battlefield.terrain_map(game)
+        svg, legend, map_page = battlefield.draw(game, terrain, units, edges)
+        levels = {square: cell.level for square, cell in terrain.items() if cell.level}
         return GridPrepared(
             scenario,
             seed,
@@ -84,6 +87,7 @@ class MorschauserModern(System):
             legend,
             battlefield.glyph_legend(units),
             map_page,
+            relief.steepest(levels, game.grid.columns, game.grid.rows),
         )
 
     def deck_text(self, deck_data: dict) -> str:

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-from . import battlefield, relief
 from . import variants as rule_variants
 from .deck import card_label
 from .squares import square_name
@@ -53,12 +52,7 @@ def pack(prepared, tables: list, powers: range, leaves_out: frozenset[str]) -> d
             int(item["key"].removeprefix("hill-")) for item in prepared.legend if item["key"].startswith("hill-")
         ],
         # whether any contour line is heavier than another (a step of two levels or more between two squares)
-        "steep_steps": relief.steepest(
-            {square: cell.level for square, cell in battlefield.terrain_map(game).items() if cell.level},
-            game.grid.columns,
-            game.grid.rows,
-        )
-        > 1,
+        "steep_steps": prepared.steepest_step > 1,
         "glyph_legend": prepared.glyph_legend,
         "objectives": [{"name": o.name, "square": square_name(*o.at), "points": o.points} for o in game.objectives],
         "forces": [
