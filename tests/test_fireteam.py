@@ -250,6 +250,29 @@ def test_a_team_with_no_mg_or_explosive_gets_no_odds_against_a_vehicle(built):
     assert "No MG or explosive in this team: it cannot harm the vehicle" in text
 
 
+def test_a_vehicle_fires_by_its_crews_quality(built):
+    """Issue 11 (a fresh read of relay-station's page 4): the Warthog has its own Fire cards and a machine gun, yet
+    its roster printed no chance to HIT anyone. A vehicle gets the teams' firing table at its crew's quality."""
+    from generator.build import load
+
+    system = get("fireteam-tomorrow")
+    prepared = system.prepare(load("scenarios/relay-station.yaml"), 1)
+    warthog = next(v for force in system.pack(prepared)["forces"] for v in force["vehicles"])
+    step = RULES.qualities.index
+    (block,) = warthog["matchups"]
+    assert block["quality"] == warthog["quality"] and block["firers"] == ""
+    assert {row["enemy"] for row in block["rows"]} == {"Skyhook", "Gatecrash"}
+    for row in block["rows"]:
+        net = step(warthog["quality"]) - step(row["quality"])
+        assert [cell["plain"] for cell in row["cells"]] == [
+            odds.fire_hit(net - cover.defence, RULES) for cover in RULES.cover
+        ]
+    pack, _ = built("relay-station")
+    text = " ".join(" ".join(page.extract_text() for page in PdfReader(pack).pages).split())
+    after = text.split("Warthog armoured car wheeled vehicle", 1)[1]
+    assert "Firing at: chance to HIT per shot, in each cover, without and with a leader’s +1 Target" in after
+
+
 def test_a_distance_in_an_odds_sentence_carries_its_inch_mark(built):
     """Issue 11 (found by two fresh reads of relay-station's odds): the jump table, one row and so a sentence, read
     "Jump up to 24: HIT on landing"; a count that is a distance prints its unit on the page, and only there."""

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from .models import Rules
-from .roster import Unit, figures
+from .roster import Unit, carried
 
 
 def fronts(cards: list[dict], sides: list, units: list[Unit], rules: Rules) -> list[dict]:
@@ -13,7 +13,7 @@ def fronts(cards: list[dict], sides: list, units: list[Unit], rules: Rules) -> l
     the card is reported at its line and column (generator/fit.py).
     """
     by_code = {unit.code: unit for unit in units}
-    carried = {f.weapon for unit in units if not unit.vehicle for f in figures(unit.record, rules) if f.weapon}
+    weapons = carried([unit.record for unit in units if not unit.vehicle], rules)
     out = []
     for card in cards:
         unit = by_code.get(card["unit_code"])
@@ -22,7 +22,7 @@ def fronts(cards: list[dict], sides: list, units: list[Unit], rules: Rules) -> l
                 **card,
                 "kind": "ft " + card["type"].lower() + ("" if card["unit"] else " shared"),
                 "view": sides[card["side_index"]] if card["side_index"] >= 0 else None,
-                "text": card_text(card, rules, carried, unit.record.kind if unit and unit.vehicle else ""),
+                "text": card_text(card, rules, weapons, unit.record.kind if unit and unit.vehicle else ""),
                 "side_path": f"sides[{card['side_index']}].name" if unit else "",
                 "unit_path": unit.path if unit else "",
             }

@@ -5,7 +5,7 @@ from __future__ import annotations
 from ...distances import distance
 from . import odds
 from .models import Rules
-from .roster import figures
+from .roster import carried, figures
 
 
 def pack_data(rules: Rules, prepared, tables: list, leaves_out: frozenset[str]) -> dict:
@@ -85,7 +85,13 @@ def _force(rules: Rules, weapons: dict, view, side, prepared) -> dict:
                 for quality, names in _quality_groups(team, rules)
                 if names
             ],
-            "matchups": _matchups(rules, view.index, team, prepared),
+            "matchups": _matchups(
+                rules,
+                view.index,
+                _quality_groups(team, rules),
+                [weapons[name] for name in carried([team], rules)],
+                prepared,
+            ),
         }
         for team in side.teams
     ]
@@ -96,6 +102,8 @@ def _force(rules: Rules, weapons: dict, view, side, prepared) -> dict:
             "quality": v.quality,
             "player": v.player or "",
             "weapons": [weapons[w] for w in v.weapons],
+            # a vehicle has its own Fire cards (seed 001) and fires by its crew's quality like any figure
+            "matchups": _matchups(rules, view.index, [(v.quality, "")], [weapons[w] for w in v.weapons], prepared),
         }
         for v in side.vehicles
     ]
@@ -160,10 +168,11 @@ def _quality_groups(team, rules: Rules) -> list[tuple[str, str]]:
     return [(quality, " and ".join(names)) for quality, names in groups.items()]
 
 
-def _matchups(rules: Rules, side: int, team, prepared) -> list[dict]:
-    """This team firing at each enemy team, in each cover level, without and with its leader's +1: a block of
-    rows for the team's quality and one for each figure of another quality (Cpl Orr, Elite), and within each a
-    row for every enemy team and for its figures of another quality."""
+def _matchups(rules: Rules, side: int, groups: list[tuple[str, str]], carried: list, prepared) -> list[dict]:
+    """Firers (a team, or a vehicle's crew) shooting at each enemy team, in each cover level, without and with a
+    leader's +1: a block of rows for each quality among the firers (a team's own first, then each figure of another
+    quality: Cpl Orr, Elite), and within each a row for every enemy team, its figures of another quality and its
+    vehicles."""
     step = rules.qualities.index
 
     def cells(base: int) -> list[dict]:
@@ -176,11 +185,9 @@ def _matchups(rules: Rules, side: int, team, prepared) -> list[dict]:
             for cover in rules.cover
         ]
 
-    weapons = {weapon.name: weapon for weapon in rules.weapons}
-    carried = [weapons[figure.weapon] for figure in figures(team, rules) if figure.weapon]
     harms_vehicles = any(weapon.mg or weapon.explosive for weapon in carried)
     blocks = []
-    for quality, firers in _quality_groups(team, rules):
+    for quality, firers in groups:
         rows = []
         for view, enemy_side in zip(prepared.sides, prepared.forces):
             if view.index == side:

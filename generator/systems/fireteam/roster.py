@@ -17,6 +17,11 @@ def figures(team, rules: Rules) -> list:
     return out
 
 
+def carried(teams, rules: Rules) -> set[str]:
+    """The names of the weapons the teams' figures carry, a role's default weapon where a figure names none."""
+    return {figure.weapon for team in teams for figure in figures(team, rules) if figure.weapon}
+
+
 @dataclass(frozen=True)
 class Unit:
     """A team or a vehicle with the code its cards carry: S1T2 is side 1's second team, S2V1 side 2's first vehicle."""
@@ -55,11 +60,10 @@ def in_play(rules: Rules, forces: list) -> dict[str, bool]:
     groups of less capable fighters and heroes."""
     teams = [team for side in forces for team in side.teams]
     vehicles = [vehicle for side in forces for vehicle in side.vehicles]
-    carried = {figure.weapon for team in teams for figure in figures(team, rules)}
-    carried |= {weapon for vehicle in vehicles for weapon in vehicle.weapons}
+    fielded = carried(teams, rules) | {weapon for vehicle in vehicles for weapon in vehicle.weapons}
     roles = {figure.role for team in teams for figure in team.figures}
     fliers = {"hovercraft", "helicopter"}
-    out = {weapon.name: weapon.name in carried for weapon in rules.weapons}
+    out = {weapon.name: weapon.name in fielded for weapon in rules.weapons}
     out.update(
         {
             "Vehicles": bool(vehicles),
