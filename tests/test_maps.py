@@ -18,6 +18,7 @@ from generator.svg import PAGE_MARGIN_MM, side_pattern
 from generator.systems.fireteam import map as table
 from generator.systems.fireteam.scenario import read
 from generator.systems.morschauser import battlefield, glyphs, roster
+from generator.systems.morschauser.looks import level_mark
 from generator.systems.morschauser.map import facing_arrow
 from generator.systems.morschauser.scenario import GridScenario
 
@@ -140,10 +141,10 @@ def test_each_contour_region_is_marked_once_inside_or_beside_it(path):
     drawing = grid_map(path)
     marks = [p for p in drawing.place_labels() if p.label.kind == "level"]
     regions = drawing._level_regions()
-    assert sorted(p.label.text for p in marks) == sorted(f"\u25b2{drawing.levels[r[0]]}" for r in regions)
+    assert sorted(p.label.text for p in marks) == sorted(level_mark(drawing.levels[r[0]]) for r in regions)
     S = drawing.S
     for region in regions:
-        text = f"\u25b2{drawing.levels[region[0]]}"
+        text = level_mark(drawing.levels[region[0]])
         near = [Box(c * S, r * S, (c + 1) * S, (r + 1) * S).grown(S) for c, r in region]
         assert any(p.label.text == text and any(p.box.inside(n) for n in near) for p in marks), text
 
@@ -157,8 +158,28 @@ def test_the_grid_legend_names_every_level_and_draws_the_objectives_star():
     scenario = load(SCENARIOS / "hill-112.yaml")
     pack, _ = compute(scenario, choose_seed(scenario, None), Options(), with_cards=False)
     note = re.search(r'<p class="legend-note">(.*?)</p>', pack_html(scenario, pack), re.S).group(1)
-    assert all(f"&#9650;{n}" in note or f"\u25b2{n}" in note for n in (1, 2, 3)), note
+    assert all(level_mark(n) in note for n in (1, 2, 3)), note
     assert "#ffd84a" in _decoded(swatch_uri("objective"))
+
+
+def test_a_hills_levels_read_apart_in_grey_and_its_mark_is_no_sides_shape():
+    """Issue 11 (a fresh read of Hill 112): contours 2 and 3 were shades a reader could hardly tell apart, and the
+    level mark '▲3' looked like the Hohenstaufen triangle on the unit markers beside it. Each level is now at least
+    30 of 255 darker than the one below it in grey, and the mark's sign is no side's shape."""
+    from generator.scenario import SHAPES
+    from generator.systems.morschauser.looks import HILL_FILLS, LEVEL_SIGN
+
+    def grey(colour: str) -> float:
+        r, g, b = (int(colour[i : i + 2], 16) for i in (1, 3, 5))
+        return 0.299 * r + 0.587 * g + 0.114 * b
+
+    steps = [grey(lower) - grey(upper) for lower, upper in zip(HILL_FILLS, HILL_FILLS[1:])]
+    assert min(steps) >= 30, steps
+    shape_glyphs = {"circle": "●○", "triangle": "▲△▴▵", "square": "■□", "diamond": "◆◇", "star": "★☆"}
+    assert set(shape_glyphs) <= set(SHAPES)
+    assert not any(LEVEL_SIGN in glyphs for glyphs in shape_glyphs.values())
+    drawing = grid_map(SCENARIOS / "hill-112.yaml")
+    assert {p.label.text[0] for p in drawing.place_labels() if p.label.kind == "level"} == {LEVEL_SIGN}
 
 
 def _decoded(uri: str) -> str:

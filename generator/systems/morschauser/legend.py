@@ -57,7 +57,8 @@ def swatch_uri(key: str) -> str:
 
 
 def swatch_level_marks(levels: dict[tuple[int, int], int], S: float) -> str:
-    """A legend swatch prints 5 mm wide, too small for a 7 pt '▲2': one drawn triangle per contour instead."""
+    """A legend swatch prints 5 mm wide, too small for a 7 pt '◠2': one drawn crest (the map's level sign) per
+    contour instead."""
     out = []
     for (c, r), lv in sorted(levels.items()):
         if not lv:
@@ -70,6 +71,9 @@ def swatch_level_marks(levels: dict[tuple[int, int], int], S: float) -> str:
             f'fill="#ffffff" fill-opacity="0.9" stroke="#555" stroke-width="0.1"/>'
         )
         for i in range(lv):
-            left = x0 + 0.5 + i * (size + gap)
-            out.append(f'<path d="M{left:.2f} {base - 0.5:.2f} h{size:g} l{-size / 2:g} {-size:g} z" fill="#1a1a1a"/>')
+            left, radius = x0 + 0.5 + i * (size + gap), size / 2
+            out.append(
+                f'<path d="M{left:.2f} {base - 0.6:.2f} a{radius:g} {radius:g} 0 0 1 {size:g} 0" fill="none" '
+                f'stroke="#1a1a1a" stroke-width="0.45"/>'
+            )
     return "".join(out)

@@ -47,8 +47,20 @@ LEGEND = {
     "bridge": "Bridge (road over river)",
     "objective": "Objective",
 }
-HILL_FILLS = ["#f7f5ee", "#eadfbd", "#d8c48f", "#c1a566", "#a8884a", "#8f7036"]
+# The plain, then contours 1 to 5: each a third lighter than the next, so that even printed in grey one contour
+# stands apart from the next (about 33 steps of 255 in luminance, where the first palette gave 21 to 30)
+HILL_FILLS = ["#fbfaf5", "#e6d9b3", "#cfb67c", "#b39354", "#937139", "#6e5024"]
 CONTOUR_INK = "#6b4f1d"
+
+# A hill's level is marked once per contour region as a crest and its number, "◠2": never a triangle, which is a
+# side's shape on the unit markers
+LEVEL_SIGN = "\u25e0"
+
+
+def level_mark(level: int) -> str:
+    return f"{LEVEL_SIGN}{level}"
+
+
 # An area's fill covers its square less AREA_INSET each side; a bridge's deck is DECK long and wide. Each pattern is
 # drawn from the corner of what it fills (a translated group), and its tile divides that width and height, so no
 # tile is cut at the far edge whether a renderer starts the tiles at the page's origin or at the shape.

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from . import variants as rule_variants
 from .deck import card_label
+from .looks import level_mark
 from .squares import square_name
 
 
@@ -47,9 +48,11 @@ def pack(prepared, tables: list, powers: range, leaves_out: frozenset[str]) -> d
         "map": prepared.map,
         "map_page": prepared.map_page,
         "legend": prepared.legend,
-        # the hill levels the map marks (▲1, ▲2...), for the legend's note
+        # the hill levels the map marks (◠1, ◠2...), for the legend's note
         "level_marks": [
-            int(item["key"].removeprefix("hill-")) for item in prepared.legend if item["key"].startswith("hill-")
+            level_mark(int(item["key"].removeprefix("hill-")))
+            for item in prepared.legend
+            if item["key"].startswith("hill-")
         ],
         # whether any contour line is heavier than another (a step of two levels or more between two squares)
         "steep_steps": prepared.steepest_step > 1,
