@@ -308,6 +308,18 @@ def test_alike_rows_at_a_tables_ends_print_as_one(built):
     assert "−9 or less 0.1% 1/1296 −8 0.4%" in text and "−10 0.1%" not in text
 
 
+def test_the_hth_odds_say_which_weapons_earn_the_bonus_as_the_rule_data_does():
+    """Issue 11 (a new user's read): the odds page said "+2 for a pistol, rifle or HTH weapon" while the roster,
+    the quick reference and the HTH card except civilian and sniper rifles. The note now prints the rule data's
+    own words, so a house rule changes it with the rest."""
+    from dataclasses import replace
+
+    note = odds.hth_table(RULES).note
+    assert RULES.hth.weapon_bonus_rule in note and "not civilian or sniper rifles" in note
+    house = replace(RULES, hth=replace(RULES.hth, weapon_bonus_rule="+1 for a bayonet"))
+    assert "+1 for a bayonet" in odds.hth_table(house).note
+
+
 def test_hand_to_hand_columns_are_headed_by_the_margin():
     """Issue 11 (a fresh read of bridge's odds page): the HTH table was headed "Lose: Loser HIT" and "Win: Winner
     may kill or capture the loser". Each column names the margin from the player's side ("Lose by 1–2"), and the

@@ -124,7 +124,9 @@ class Hth(Model):
     rule: str = key(RULE, "The rule in a sentence.")
     hit_figure: str = key(RULE, "What happens to a HIT figure in a fight.")
     armour_bonus: str = key(Choice(["level"]), "What armour adds: its level.")
-    weapon_bonus: int = key(Int(0, 20), "What a pistol, rifle or HTH weapon adds.")
+    weapon_bonus: int = key(
+        Int(0, 20), "What a pistol or rifle (not a civilian or sniper rifle) or a special HTH weapon adds."
+    )
     weapon_bonus_rule: str = key(RULE, "Which weapons earn the weapon bonus.")
     bands: list = key(ListOf(Typed(Band), min=1, max=20), "Results by the winner's margin.")
     bands_note: Note = key(Typed(Note), "How the original rules' result bands were read, under a heading of its own.")

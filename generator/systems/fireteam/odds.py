@@ -146,8 +146,9 @@ def hth_table(rules: Rules) -> Table:
         "Hand-to-hand: results by difference of bonuses",
         columns,
         rows,
-        note=f"Win or lose {results}. {ties} "
-        "Bonus = armour level + 2 for a pistol, rifle or HTH weapon. A HIT figure loses at once.",
+        # the bonus in the rule data's words, which except civilian and sniper rifles as the cards and roster do
+        note=f"Win or lose {results}. {ties} Bonus = armour level, {rules.hth.weapon_bonus_rule}. "
+        "A HIT figure loses at once.",
     )
 
 

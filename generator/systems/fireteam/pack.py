@@ -129,7 +129,7 @@ def _figure_rows(rules: Rules, team, weapons: dict, armour_level: int) -> list[d
     for n, figure in enumerate(figures(team, rules), 1):
         weapon = weapons[figure.weapon]
         tags = (("MG", weapon.mg), (f"blast {distance(weapon.blast)}", weapon.explosive))
-        # seed 001: a fighter adds its armour level, and +2 for a pistol, rifle or HTH weapon: one number per figure,
+        # seed 001: a fighter adds its armour level, and the weapon bonus (rule data hth.weapon_bonus): one number per figure,
         # so the roster never shows the armour's share and the weapon's share as two different "HTH +" figures
         hth = armour_level + (rules.hth.weapon_bonus if weapon.hth_bonus else 0)
         rows.append(
