@@ -7,6 +7,7 @@ from fractions import Fraction
 from pathlib import Path
 
 import icepool
+from conftest import SCENARIOS
 from pypdf import PdfReader
 
 from generator.systems import get
@@ -318,6 +319,22 @@ def test_the_hth_odds_say_which_weapons_earn_the_bonus_as_the_rule_data_does():
     assert RULES.hth.weapon_bonus_rule in note and "not civilian or sniper rifles" in note
     house = replace(RULES, hth=replace(RULES.hth, weapon_bonus_rule="+1 for a bayonet"))
     assert "+1 for a bayonet" in odds.hth_table(house).note
+
+
+def test_a_piece_off_the_table_says_which_edge_and_how_far_and_a_player_names_their_team(tmp_path, muster):
+    """Issue 11 (a new user's trial): "terrain[11].rect: reaches off the 72" x 48" table" said neither which edge
+    nor by how much, and "'Ann' already plays another team" did not say which team."""
+    text = (SCENARIOS / "bridge.yaml").read_text(encoding="utf-8")
+    text = text.replace("rect: [46, 26, 9, 7]", "rect: [66, 26, 9, 7]")  # Old mill: 3" past the east edge
+    text = text.replace("circle: [26, 12, 2.5]", "circle: [1, 47, 2.5]")  # a crater over the south-west corner
+    text = text.replace("player: Ben", "player: Ann")
+    path = tmp_path / "bridge.yaml"
+    path.write_text(text, encoding="utf-8")
+    result = muster("validate", path)
+    assert result.code == 1
+    assert 'terrain[6].rect: reaches 3" past the east edge of the 72" x 48" table' in result.err
+    assert 'terrain[10]: reaches 1.5" past the west edge and 1.5" past the south edge of the' in result.err
+    assert "player: 'Ann' already plays 'Ranger Alpha'; each player controls one team" in result.err
 
 
 def test_hand_to_hand_columns_are_headed_by_the_margin():

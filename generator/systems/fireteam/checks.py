@@ -15,7 +15,7 @@ def check(rules: Rules, battle, forces: list, checker: Checker) -> list[tuple[tu
     table = battle.table
     warnings = []
     total = teams = vehicles = 0
-    players: dict[str, tuple] = {}
+    players: dict[str, str] = {}
     names: dict[str, tuple] = {}
     for s, side in enumerate(forces):
         for t, team in enumerate(side.teams):
@@ -29,9 +29,10 @@ def check(rules: Rules, battle, forces: list, checker: Checker) -> list[tuple[tu
             if team.player:
                 if team.player in players:
                     checker.report(
-                        path + ("player",), f"{team.player!r} already plays another team; each player controls one team"
+                        path + ("player",),
+                        f"{team.player!r} already plays {players[team.player]!r}; each player controls one team",
                     )
-                players[team.player] = path
+                players.setdefault(team.player, team.name)
         for v, vehicle in enumerate(side.vehicles):
             vehicles += 1
             path = ("sides", s, "vehicles", v)
@@ -98,10 +99,26 @@ def _check_team(rules: Rules, team, path: tuple, checker: Checker) -> None:
         checker.report(path + ("quality",), "heroes are very rare, and no entire team is made up of them")
 
 
+def _off_table(points, table) -> str:
+    """How far the points reach past each edge of the table, '3" past the east edge', or "" where they stay on it
+    (within EDGE)."""
+    past = {}
+    for x, y in points:
+        for edge, over in (("west", -x), ("east", x - table.width), ("north", -y), ("south", y - table.depth)):
+            if over > EDGE:
+                past[edge] = max(past.get(edge, 0), over)
+    return " and ".join(f'{over:g}" past the {edge} edge' for edge, over in past.items())
+
+
+def _report_off(points, table, path: tuple, checker: Checker) -> None:
+    past = _off_table(points, table)
+    if past:
+        checker.report(path, f'reaches {past} of the {table.width}" x {table.depth}" table')
+
+
 def _inside(rectangle, table, path: tuple, checker: Checker) -> None:
     x, y, width, depth = rectangle
-    if x + width > table.width + EDGE or y + depth > table.depth + EDGE:
-        checker.report(path, f'reaches off the {table.width}" x {table.depth}" table')
+    _report_off([(x, y), (x + width, y + depth)], table, path, checker)
 
 
 def _check_feature(feature, table, path: tuple, checker: Checker) -> None:
@@ -114,7 +131,4 @@ def _check_feature(feature, table, path: tuple, checker: Checker) -> None:
     for shape in ("polygon", "line"):
         if getattr(feature, shape):
             corners = getattr(feature, shape)
-    for x, y in corners:
-        if not (-EDGE <= x <= table.width + EDGE and -EDGE <= y <= table.depth + EDGE):
-            checker.report(path, f'reaches off the {table.width}" x {table.depth}" table')
-            break
+    _report_off(corners, table, path, checker)
