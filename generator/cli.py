@@ -33,6 +33,14 @@ def _seed(text: str) -> int:
     return value
 
 
+def _count(text: str) -> int:
+    """A whole number, held to its bound later by whatever knows it (the system's most passes or turns)."""
+    try:
+        return int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected a whole number, got {text!r}") from None
+
+
 def _positive(text: str) -> int:
     try:
         value = int(text)
@@ -144,7 +152,7 @@ def parser() -> argparse.ArgumentParser:
     p.add_argument("scenario")
     p.add_argument("--json", action="store_true")
     p.add_argument("--seed", type=_seed)
-    p.add_argument("--passes", type=_positive, help="how many passes (or turns) to draw")
+    p.add_argument("--passes", type=_count, help="how many passes (or turns) to draw")
 
     p = sub.add_parser("booklet", help="a club booklet of many scenarios, with contents and appendices")
     p.add_argument("scenarios", nargs="+", metavar="SCENARIO")
@@ -304,7 +312,7 @@ def _deck(path: str, seed: int | None, passes: int | None, as_json: bool) -> tup
 
     scenario = load(path)
     most = scenario.system.most_passes()
-    if passes is not None and most is not None and passes > most[0]:
+    if passes is not None and most is not None and not 1 <= passes <= most[0]:
         raise UsageError(f"--passes {passes}: {scenario.system.title} plays 1 to {most[0]} {most[1]}")
     deck = scenario.system.prepare(scenario, choose_seed(scenario, seed), passes).deck
     if deck is None:

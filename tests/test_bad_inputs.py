@@ -60,3 +60,6 @@ def test_deck_passes_held_to_the_systems_own_bound(muster, scenario, most, word)
     assert beyond.code == 2
     assert f"plays 1 to {most} {word}" in beyond.err
     assert "Traceback" not in beyond.err
+    # a new user's trial: --passes 0 said "from 1 to 1000", --passes 41 "1 to 40": one bound, said once
+    none = muster("deck", scenario, "--passes", "0")
+    assert none.code == 2 and "--passes 0: " in none.err and f"plays 1 to {most} {word}" in none.err
