@@ -149,6 +149,22 @@ def test_each_contour_region_is_marked_once_inside_or_beside_it(path):
         assert any(p.label.text == text and any(p.box.inside(n) for n in near) for p in marks), text
 
 
+def test_boxes_that_touch_but_for_rounding_leave_a_spot_clear():
+    """Issue 11 (a fresh read of Weissach's map): B5's code sat in J4 on a leader, read as a unit there, though
+    its own square I5 had a clear corner: that corner touched the objective's frame at 80.39999999999999 against
+    80.4, and the 4e-14 of overlap counted as crowding, so a clear spot outside the square won."""
+    from generator.labels import covered
+
+    frame = Box(80.0, 40.0, 80.4, 50.0)
+    spot = Box(80.4 - 1e-14, 47.1, 83.5, 49.3)
+    assert spot.overlap(frame) == 0 and covered(spot, [frame]) == 0
+    assert Box(80.3, 47.1, 83.5, 49.3).overlap(frame) > 0  # a real overlap still counts
+    drawing = grid_map(SCENARIOS / "weissach-bridge.yaml")
+    code = next(p for p in drawing.place_labels() if p.label.text == "B5")
+    S = drawing.S
+    assert code.leader is None and code.box.inside(Box(8 * S, 4 * S, 9 * S, 5 * S)), code.box  # in I5, its square
+
+
 def test_the_grid_legend_names_every_level_and_draws_the_objectives_star():
     """The legend's note named only ▲1 and ▲2 (hard-coded) though Hill 112 rises to ▲3, and its objective swatch
     showed the dashed frame without the star the map draws."""
