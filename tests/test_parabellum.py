@@ -477,3 +477,14 @@ def test_an_action_card_says_each_rule_once():
     for card in cards.values():
         sentences = [form["rule"] for form in card["forms"]] + card["extra"]
         assert len(sentences) == len(set(sentences)), card["name"]
+
+
+def test_a_mini_card_says_plainly_that_every_action_is_open():
+    """Issue 11 (two fresh reads of the Letter mini cards): a unit open to every action had its list cut from the
+    mini card with the words "Actions every one is open to it". It now says "all open to this unit"."""
+    from generator.build import choose_seed, compute, render_html
+
+    scenario = load(SCENARIOS / "vesta-relay.yaml")
+    pack, sheet = compute(scenario, choose_seed(scenario, None), Options(card_size="mini"))
+    html = render_html(scenario, pack, sheet)[1]
+    assert "every one is open to it" not in html and "all open to this unit" in html
