@@ -173,10 +173,15 @@ def parser() -> argparse.ArgumentParser:
 
 
 def _print_problems(problems: list[Problem]) -> None:
-    for problem in problems[:PROBLEMS_SHOWN]:
-        print(problem, file=sys.stderr)
-    if len(problems) > PROBLEMS_SHOWN:
-        more = len(problems) - PROBLEMS_SHOWN
+    """The first PROBLEMS_SHOWN problems, then how many more; a file's notice (which checks are still to run)
+    prints whatever the cut, after its problems."""
+    shown = 0
+    for problem in problems:
+        if problem.notice or shown < PROBLEMS_SHOWN:
+            print(problem, file=sys.stderr)
+            shown += not problem.notice
+    more = sum(1 for p in problems if not p.notice) - shown
+    if more > 0:
         print(f"... and {more} more problem{'s' if more != 1 else ''}", file=sys.stderr)
 
 
@@ -376,7 +381,7 @@ def main(argv: list[str] | None = None) -> int:
         return COMMANDS[args.command](args)
     except InputProblems as err:
         _print_problems(err.problems)
-        count = len(err.problems)
+        count = err.count
         told = f"muster: {count} problem{'s' if count != 1 else ''}"
         # validate, odds and deck write nothing anyway: only a command that writes says it wrote nothing
         print(told + ("; nothing was written" if getattr(args, "command", "") in WRITERS else ""), file=sys.stderr)

@@ -20,6 +20,8 @@ class Problem:
     col: int
     path: str
     message: str
+    # a line that goes with a file's problems but is none itself (which checks have yet to run): not counted
+    notice: bool = False
 
     def __str__(self) -> str:
         file = quoted(self.file)
@@ -37,8 +39,14 @@ class InputProblems(MusterError):
     """The input files have problems; nothing was written."""
 
     def __init__(self, problems: list[Problem]):
-        self.problems = sorted(set(problems), key=lambda p: (p.file, p.line, p.col, p.path, p.message))
+        # each file's problems in the order of its lines, then its notice
+        self.problems = sorted(set(problems), key=lambda p: (p.file, p.notice, p.line, p.col, p.path, p.message))
         super().__init__("\n".join(str(p) for p in self.problems))
+
+    @property
+    def count(self) -> int:
+        """How many problems there are, notices aside."""
+        return sum(1 for p in self.problems if not p.notice)
 
 
 class UsageError(MusterError):

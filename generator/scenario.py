@@ -203,6 +203,21 @@ def _visible(name: str) -> str:
     return "".join(char for char in name if unicodedata.category(char) != "Cf").strip()
 
 
+def _later(doc: Document) -> Problem:
+    """What a file whose keys or types are wrong is told besides: the checks that read one key against another
+    (a square on the grid, a name another key refers to, a team's size) need every value of the right kind, so
+    they wait until the problems listed are fixed, and more may then be found."""
+    return Problem(
+        doc.file,
+        0,
+        0,
+        "",
+        "the checks across keys (squares on the grid, names that refer to each other, sizes and limits) run once "
+        "the problems above are fixed",
+        notice=True,
+    )
+
+
 def validate(doc: Document) -> Scenario:
     """Shape first, then the system's cross-references; raise InputProblems with every problem found."""
     checker = Checker(doc)
@@ -213,12 +228,12 @@ def validate(doc: Document) -> Scenario:
     if "system" not in doc.data:
         checker.problems = [doc.problem((), f"missing key 'system'; known systems: {', '.join(systems.known())}")]
     if system_id is INVALID:
-        raise InputProblems(checker.problems)
+        raise InputProblems(checker.problems + [_later(doc)])
     system = systems.get(system_id)
     _check_prose(doc, checker)
     cleaned = Record(common_keys(system)).check(doc.data, (), checker)
     if checker.problems or cleaned is INVALID:
-        raise InputProblems(checker.problems)
+        raise InputProblems(checker.problems + [_later(doc)])
     scenario = Scenario(doc, system, cleaned)
     seen: dict[str, str] = {}
     for i, side in enumerate(cleaned["sides"]):

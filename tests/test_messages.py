@@ -31,3 +31,28 @@ def test_only_a_command_that_writes_says_nothing_was_written(muster, tmp_path):
     assert "nothing was written" not in checked.err
     built = muster("build", bad, "--out", tmp_path / "out")
     assert built.code == 1 and built.err.splitlines()[-1].endswith("; nothing was written")
+
+
+def test_a_file_with_a_wrong_key_says_the_cross_checks_are_still_to_run(muster, tmp_path):
+    """Issue 12 (found after the red-team round): an unknown unit type and a square off the grid in one file
+    reported only the unit type, while README promised every problem; the grid check needs every value of the
+    right kind first. The file's problems are now followed by one line saying so, not counted as a problem; and
+    once the type is fixed, the square is reported."""
+    from conftest import SCENARIOS
+
+    text = (SCENARIOS / "hill-112.yaml").read_text(encoding="utf-8")
+    text = text.replace("{type: infantry, at: C7,", "{type: infantri, at: C7,", 1)
+    text = text.replace("{type: infantry, at: E7,", "{type: infantry, at: Z99,", 1)
+    path = tmp_path / "hill.yaml"
+    path.write_text(text, encoding="utf-8")
+    first = muster("validate", path)
+    lines = first.err.splitlines()
+    assert first.code == 1 and "(got 'infantri')" in lines[0]
+    assert lines[1] == f"{path}: the checks across keys (squares on the grid, names that refer to each other, " + (
+        "sizes and limits) run once the problems above are fixed"
+    )
+    assert lines[2:] == ["muster: 1 problem"]
+    path.write_text(text.replace("infantri", "infantry"), encoding="utf-8")
+    second = muster("validate", path)
+    assert second.code == 1 and "square Z99 is off the 12 x 10 grid" in second.err
+    assert "checks across keys" not in second.err
