@@ -91,3 +91,19 @@ def test_each_variant_sets_section_names_the_chapters_that_play_it(appendix_page
     assert "the rules as originally written. Played in: The Bridge at Weissach." in text
     assert "Played in: Hill 112." in text
     assert text.index("Played in: The Bridge at Weissach.") < text.index("Played in: Hill 112.")
+
+
+def test_a_variant_sections_heading_stays_with_its_first_table_and_the_shared_parts_say_so(appendix_pages):
+    """Issue 11 (a fresh read of the booklet's Appendix B): "Morschauser Modern: Rules as written" and its
+    "Played in" line stood at the foot of a page with its first table overleaf, and the quick reference every
+    chapter shares followed the last variant section's own under a bare "Quick reference", so a reader took the
+    wrong woods cost. A section's heading, list and "Played in" line go over with its first part, and the parts
+    after the sections open under "Morschauser Modern: every chapter"."""
+    for page in appendix_pages:
+        text = " ".join(page.split()).replace("Played in:", "Played in: ")
+        for start in (i for i in range(len(text)) if text.startswith("Played in:", i)):
+            assert "Artillery: where a shot lands" in text[start:], page  # its first table on the same page
+    text = " ".join(" ".join(appendix_pages).split()).replace("Played in:", "Played in: ")
+    last_section = text.rindex("Played in: Hill 112.")
+    shared = text.index("Morschauser Modern: every chapter")
+    assert last_section < shared < text.rindex("Quick reference")
