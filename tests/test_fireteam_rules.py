@@ -161,3 +161,57 @@ def test_the_hth_and_recovery_cards_read_the_rule_data(tmp_path, monkeypatch):
         "rifle only."
     )
     assert recovery.startswith("Every HIT figure, every side, rolls 2D6: 9 or more, it recovers")
+
+
+def test_the_fire_and_recovery_cards_print_every_modifier_from_the_rule_data(tmp_path, monkeypatch):
+    """Issue 11 (a fresh read of the card sheets): the Recovery card said only "rolls 2D6: 8 or more, it
+    recovers" while the roster counted a leader, member or medic near, armour and quality (72% against 42%), and
+    the Fire cards named the firer's bonuses only: no cover, no suppressive fire, no target quality, and the
+    Warthog's card none at all. Both cards now print every modifier from the rule data (the Recovery card the
+    armour and qualities the battle fields), so changed rule data changes them."""
+
+    def fire_and_recovery(system, size="poker"):
+        from generator.build import load
+
+        prepared = system.prepare(load("scenarios/relay-station.yaml"), 1)
+        cards = system.cards(prepared, size)
+        team = next(card["text"] for card in cards if card["type"] == "Fire" and not card["vehicle"])
+        vehicle = next(card["text"] for card in cards if card["type"] == "Fire" and card["vehicle"])
+        recovery = next(card["text"] for card in cards if card["type"] == "Recovery")
+        return team, vehicle, recovery
+
+    team, vehicle, recovery = fire_and_recovery(SYSTEM)
+    assert team[1] == 'Firer: +1 leader within 9"; +1 each troop quality better than the target.'
+    assert team[2] == (
+        'Target: +1 each friendly within 12" that can see the firer (suppressive fire), at most +3; cover: light +1, '
+        "medium +2, heavy +3; +1 each troop quality better than the firer; +2 vehicle armour (heavy +2)."
+    )
+    assert vehicle[0].startswith("Each weapon fires, at its crew's quality") and vehicle[1:] == team[1:]
+    assert recovery[1] == (
+        '+1 for one of: leader within 6", group member within 3", medic within 3" (not the medic itself); '
+        "+1 medium armour, +1 heavy armour, +1 quality Good or Elite."  # no Hero fights at Relay Station Nine
+    )
+    mini_team, _, mini_recovery = fire_and_recovery(SYSTEM, "mini")
+    assert "(suppressive fire)" not in mini_team[2] and "see the rosters" in mini_recovery[-1]
+
+    text = RULES_YAML.read_text(encoding="utf-8")
+    for old, new in [
+        ("  - {name: heavy, defence: 3}\n", "  - {name: heavy, defence: 4}\n"),
+        (
+            '{id: leader, name: "Leader within 9\\"", value: 1, times: 1}',
+            '{id: leader, name: "Officer near", value: 2, times: 1}',
+        ),
+        (
+            '{id: medium_armour, name: "Medium armour", value: 1, armour: [medium]}',
+            '{id: medium_armour, name: "Medium armour", value: 2, armour: [medium]}',
+        ),
+    ]:
+        assert text.count(old) == 1, old
+        text = text.replace(old, new)
+    (tmp_path / "rules.yaml").write_text(text, encoding="utf-8")
+    system = FireteamTomorrow()
+    system.folder = tmp_path
+    monkeypatch.setitem(systems._loaded, "fireteam-tomorrow", system)
+    team, _, recovery = fire_and_recovery(system)
+    assert team[1].startswith("Firer: +2 officer near;") and "heavy +4" in team[2]
+    assert "+2 medium armour" in recovery[1]

@@ -73,7 +73,7 @@ class FireteamTomorrow(System):
         return pack_data(self.rules, prepared, self.odds(), self.leaves_out(prepared))
 
     def cards(self, prepared: FireteamPrepared, card_size: str) -> list[dict]:
-        return fronts(prepared.deck["cards"], prepared.sides, units(prepared.forces), self.rules)
+        return fronts(prepared.deck["cards"], prepared.sides, units(prepared.forces), self.rules, card_size)
 
 
 SYSTEM = FireteamTomorrow()

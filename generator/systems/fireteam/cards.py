@@ -2,18 +2,28 @@
 
 from __future__ import annotations
 
+import re
+
 from .models import Rules
-from .roster import Unit, carried
+from .roster import Unit, carried, figures
+
+# a mini card has no room for the Recovery card's morale beside its modifiers (it points to the rosters, which
+# print each side's and team's morale in full), nor for the asides in the fire modifiers' names
+BRIEF = frozenset({"mini"})
 
 
-def fronts(cards: list[dict], sides: list, units: list[Unit], rules: Rules) -> list[dict]:
+def fronts(cards: list[dict], sides: list, units: list[Unit], rules: Rules, card_size: str = "poker") -> list[dict]:
     """One front per deck card; a unit's card carries its side's view (colour, shape, badge), a shared card none.
 
     `side_path` and `unit_path` name the scenario keys the band's names come from, so that a name too long for
     the card is reported at its line and column (generator/fit.py).
     """
     by_code = {unit.code: unit for unit in units}
-    weapons = carried([unit.record for unit in units if not unit.vehicle], rules)
+    teams = [unit.record for unit in units if not unit.vehicle]
+    weapons = carried(teams, rules)
+    has_vehicles = any(unit.vehicle for unit in units)
+    # the recovery modifiers that can apply: the armour and qualities the battle's figures have
+    fielded = {team.armour for team in teams} | {figure.quality for team in teams for figure in figures(team, rules)}
     out = []
     for card in cards:
         unit = by_code.get(card["unit_code"])
@@ -22,7 +32,15 @@ def fronts(cards: list[dict], sides: list, units: list[Unit], rules: Rules) -> l
                 **card,
                 "kind": "ft " + card["type"].lower() + ("" if card["unit"] else " shared"),
                 "view": sides[card["side_index"]] if card["side_index"] >= 0 else None,
-                "text": card_text(card, rules, weapons, unit.record.kind if unit and unit.vehicle else ""),
+                "text": card_text(
+                    card,
+                    rules,
+                    weapons,
+                    unit.record.kind if unit and unit.vehicle else "",
+                    vehicles=has_vehicles,
+                    fielded=fielded,
+                    brief=card_size in BRIEF,
+                ),
                 "side_path": f"sides[{card['side_index']}].name" if unit else "",
                 "unit_path": unit.path if unit else "",
             }
@@ -30,13 +48,24 @@ def fronts(cards: list[dict], sides: list, units: list[Unit], rules: Rules) -> l
     return out
 
 
-def card_text(card: dict, rules: Rules, carried: set[str], vehicle_kind: str = "") -> list[str]:
+def card_text(
+    card: dict,
+    rules: Rules,
+    carried: set[str],
+    vehicle_kind: str = "",
+    vehicles: bool = False,
+    fielded: frozenset[str] | set[str] | None = None,
+    brief: bool = False,
+) -> list[str]:
     """The card's rules in short, only those that apply to the card's unit, abbreviations spelt out.
 
-    The HTH card's dice and weapon bonus (naming the weapons the scenario's figures carry that earn it) and the
-    Recovery card's dice and target are read from the rule data. The Move and Fire cards'
-    numbers (2D6, 6", -2", 24", 3D6, 12 vs 2, +1 leader within 9") and the HTH margins are still written out here;
-    another issue makes them read the rule data.
+    The Fire card's dice and both sides' modifiers, the HTH card's dice and weapon bonus (naming the weapons the
+    scenario's figures carry that earn it) and the Recovery card's dice, target and modifiers are read from the
+    rule data (`vehicles`: the battle has vehicles, so the armour only they carry is named; `fielded`: the armour
+    levels and qualities of its figures, so the Recovery card names only the modifiers that can apply, all of them
+    when None; `brief`: a mini card, whose Recovery card points to the rosters for morale and whose Fire card
+    leaves out the modifiers' asides). The Move card's numbers (2D6, 6", -2", 24", 3D6) and the HTH margins are
+    still written out here; another issue makes them read the rule data.
     """
     if card["type"] == "Move":
         if card["vehicle"]:
@@ -56,13 +85,18 @@ def card_text(card: dict, rules: Rules, carried: set[str], vehicle_kind: str = "
             lines.insert(1, 'Jump packs: up to 24" instead; then roll 2D6, and on a 2 the figure is HIT.')
         return lines
     if card["type"] == "Fire":
-        if card["vehicle"]:
-            return ["Each weapon fires: both sides roll 2D6.", "HIT if the firer's total is greater."]
-        return [
-            "Each figure may fire: firer and target each roll 2D6.",
-            'Firer +1 with a leader within 9"; +1 per quality step better.',
-            "HIT if the firer's total is greater; 12 against 2 always HITs.",
+        fire = rules.fire
+        who = "Each weapon fires, at its crew's quality" if card["vehicle"] else "Each figure may fire"
+        lines = [
+            f"{who}: firer and target each roll {fire.dice}D6.",
+            "Firer: " + "; ".join(_modifier(m, rules, brief) for m in fire.attacker) + ".",
+            "Target: "
+            + "; ".join(_modifier(m, rules, brief) for m in fire.defender if vehicles or not m.vehicles_only)
+            + ".",
+            f"HIT if the firer's total is greater; {fire.always_hits.attacker_natural} against "
+            f"{fire.always_hits.defender_natural} always HITs.",
         ]
+        return lines
     if card["type"] == "HTH":
         return [
             "Hand-to-hand (HTH): every fight on the table, every side.",
@@ -73,9 +107,51 @@ def card_text(card: dict, rules: Rules, carried: set[str], vehicle_kind: str = "
     return [
         f"Every HIT figure, every side, rolls {recovery.dice}D6: {recovery.target} or more, it recovers; less, it is "
         "removed.",
-        "Morale: a team down to two figures withdraws or joins another, unless its leader or hero lives.",
-        "A side that has lost over half its figures withdraws, unless it outnumbers the enemy.",
+        _recovery_modifiers(rules, fielded),
+        *(
+            ["Then check morale: see the rosters."]
+            if brief
+            else [
+                "Morale: a team down to two figures withdraws or joins another, unless its leader or hero lives.",
+                "A side that has lost over half its figures withdraws, unless it outnumbers the enemy.",
+            ]
+        ),
     ]
+
+
+def _lower(name: str) -> str:
+    return name[:1].lower() + name[1:]
+
+
+def _modifier(modifier, rules: Rules, brief: bool = False) -> str:
+    """A fire modifier as a card prints it, from the rule data: '+1 leader within 9"', 'cover: light +1, medium +2,
+    heavy +3' (the cover table's levels), '+1 each friendly within 12" ..., at most +3'. `brief` (a mini card):
+    without the name's closing aside, '(suppressive fire)'."""
+    if modifier.times == "cover":
+        levels = ", ".join(f"{c.name} +{c.defence * modifier.value}" for c in rules.cover if c.defence)
+        return f"cover: {levels}"
+    name = re.sub(r"\s*\([^()]*\)$", "", modifier.name) if brief else modifier.name
+    text = f"+{modifier.value} {_lower(name)}"
+    if isinstance(modifier.times, int) and modifier.times > 1:
+        text += f", at most +{modifier.value * modifier.times}"
+    return text
+
+
+def _recovery_modifiers(rules: Rules, fielded) -> str:
+    """'+1 for one of: leader within 6", ...; +1 medium armour, ...': the recovery roll's modifiers in the rule
+    data's words, the bonuses of which only one counts first."""
+    recovery = rules.recovery
+    values = {bonus.value for bonus in recovery.one_of}
+    if len(values) == 1:
+        one = f"+{values.pop()} for one of: " + ", ".join(_lower(bonus.name) for bonus in recovery.one_of)
+    else:
+        one = "one of: " + ", ".join(f"+{bonus.value} {_lower(bonus.name)}" for bonus in recovery.one_of)
+    every = ", ".join(
+        f"+{m.value} {_lower(m.name)}"
+        for m in recovery.all_of
+        if fielded is None or fielded & {*m.armour, *m.qualities}
+    )
+    return f"{one}; {every}." if every else f"{one}."
 
 
 def _weapon_bonus(rules: Rules, carried: set[str]) -> str:
