@@ -402,3 +402,36 @@ def test_a_blocks_rows_never_split_across_pages(name, paper, built):
             assert holding, (row["name"], members)
             checked += 1
     assert checked
+
+
+def test_a_unit_under_hold_orders_only_reacts_on_its_card_and_the_instigators_marker():
+    """Issue 11 (a fresh read of the WarSpike cards): a Unit under hold orders (3 Sec Alpha, every Ordovices Unit)
+    had "HOLD ORDERS: holds its ground and reacts" above "Action or Reaction, one a turn", and the Instigator's
+    marker said "Repeat until every one of your Units has acted". Its card offers a Reaction only, and where an
+    Instigator has such Units its marker says they are never activated."""
+    system = get("warspike")
+
+    def cards_of(name: str) -> list[dict]:
+        return system.cards(system.prepare(load(SCENARIOS / f"{name}.yaml"), 1), "poker")
+
+    race, ford = cards_of("warspike-bridge-race"), cards_of("warspike-hold-the-ford")
+    for cards in (race, ford):
+        units = [card for card in cards if card["kind"] == "unit"]
+        assert any(card["hold"] for card in units) and any(not card["hold"] for card in units)
+
+    def instigator(cards):
+        return next(card for card in cards if card["kind"] == "marker instigator")["lines"]
+
+    assert "A Unit under hold orders only reacts: it is never activated." in instigator(race)
+    assert not any("hold orders" in line for line in instigator(ford))  # the Romans, the only Instigator, hold none
+    from generator.build import Options, choose_seed, compute, render_html
+
+    scenario = load(SCENARIOS / "warspike-hold-the-ford.yaml")
+    pack, sheet = compute(scenario, choose_seed(scenario, None), Options())
+    html = render_html(scenario, pack, sheet)[1]
+    held = sum(1 for card in ford if card["kind"] == "unit" and card["hold"])
+    assert html.count("<b>Reaction</b> only, one a turn") == held
+    assert (
+        html.count("<b>Action</b> or <b>Reaction</b>, one a turn")
+        == len([card for card in ford if card["kind"] == "unit"]) - held
+    )

@@ -52,8 +52,13 @@ def cards(forces: list[dict], rules: Rules) -> list[dict]:
                 }
             )
     able = [force["side"].name for force in forces if force["can_instigate"]]
+    # a Unit under hold orders only reacts: where an Instigator has one, "repeat until every one of your Units has
+    # acted" needs the exception beside it
+    holding = any(row.get("hold") for force in forces if force["can_instigate"] for row in force["rows"])
     for role, lines in (("instigator", text.instigator), ("retaliator", text.retaliator)):
         stays = _stays_with(role, able, forces)
+        if role == "instigator" and holding:
+            lines = [*lines, f"A Unit under {rules.hold.name.lower()} only reacts: it is never activated."]
         if role == "retaliator":
             # how a Move that targets no one is countered (by any Unit, not only the target), and who takes the
             # Advantage: moot where the markers stay put all game, so the line saying so takes its place
