@@ -80,6 +80,10 @@ class Box:
             and self.bottom <= other.bottom + 1e-9
         )
 
+    @property
+    def corners(self) -> list[tuple[float, float]]:
+        return [(self.left, self.top), (self.right, self.top), (self.right, self.bottom), (self.left, self.bottom)]
+
     def grown(self, by: float) -> Box:
         return Box(self.left - by, self.top - by, self.right + by, self.bottom + by)
 
@@ -242,6 +246,8 @@ class Placement:
         if distance <= reach:
             return None
         if label.outline:
+            if all(within(corner, label.outline) for corner in box.corners):
+                return None  # a name inside its own area names it: a line from the area's edge would read as a wall
             edge = [b.centre for b in line_blocks(label.outline, 0.0, label.size * 0.25)]
             distance, start, end = min(
                 (math.hypot(nx - ax, ny - ay), (ax, ay), (nx, ny))
@@ -272,6 +278,16 @@ class Placement:
                 for what in self.leader_crossings(first.label, first.leader, others):
                     found.append(f"the leader of {first.label.text!r} crosses {what}")
         return found
+
+
+def within(point: tuple[float, float], outline: list[tuple[float, float]]) -> bool:
+    """Whether the point lies inside the closed outline (a polygon's corners in order), by the even-odd rule."""
+    x, y = point
+    inside = False
+    for (ax, ay), (bx, by) in zip(outline, outline[1:] + outline[:1]):
+        if (ay > y) != (by > y) and x < ax + (y - ay) * (bx - ax) / (by - ay):
+            inside = not inside
+    return inside
 
 
 def crosses(start: tuple[float, float], end: tuple[float, float], box: Box) -> bool:

@@ -802,3 +802,21 @@ def test_the_steepest_step_is_between_squares_that_share_a_side():
     assert steepest({(0, 0): 1, (1, 0): 2}, 3, 1) == 2  # level 2 meets open ground at (2, 0)
     assert steepest({(0, 0): 1, (1, 0): 2, (2, 0): 1}, 3, 1) == 1
     assert steepest({(0, 0): 2, (1, 1): 0}, 1, 1) == 0  # one square: no neighbour
+
+
+@pytest.mark.parametrize("path", examples(FIRETEAM), ids=lambda p: p.stem)
+def test_a_name_inside_its_own_area_has_no_leader(path):
+    """Issue 11 (a fresh read of relay-station's map): 'Relay block (heavy)', moved up off the Uplink's star but
+    still inside the building, got a leader line from the building's edge, which read as an interior wall. A
+    name that lies inside its own area needs no line to it."""
+    from generator.labels import within
+
+    drawing = fireteam_map(path)
+    inside = [
+        p for p in drawing.place_labels() if p.label.outline and all(within(c, p.label.outline) for c in p.box.corners)
+    ]
+    assert all(p.leader is None for p in inside), [p.label.text for p in inside if p.leader]
+    if path.stem == "relay-station":
+        assert any(p.label.text.startswith("Relay block") for p in inside)
+    assert within((0.5, 0.5), [(0, 0), (1, 0), (1, 1), (0, 1), (0, 0)])
+    assert not within((1.5, 0.5), [(0, 0), (1, 0), (1, 1), (0, 1), (0, 0)])
