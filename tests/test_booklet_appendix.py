@@ -107,3 +107,4 @@ def test_a_variant_sections_heading_stays_with_its_first_table_and_the_shared_pa
     last_section = text.rindex("Played in: Hill 112.")
     shared = text.index("Morschauser Modern: every chapter")
     assert last_section < shared < text.rindex("Quick reference")
+    assert "variant sets differ" not in text  # the section says what it holds in a reader's words

@@ -131,7 +131,36 @@ def test_a_variant_that_replaces_the_action_roll_replaces_it_in_the_quick_refere
     """Issue 11 (found by two fresh reads): the Discipline variant's quick reference printed the standard roll
     ("D6: 1 gives 1 action point, 2-5 give 2, 6 gives 3"), which the variant replaces, and not the test it plays.
     Each pack prints only the roll it plays."""
-    standard, test = "1 gives 1 action point, 2-5 give 2, 6 gives 3", "Discipline test: 1 point below Discipline"
+    standard, test = (
+        "1 gives 1 action point, 2-5 give 2, 6 gives 3",
+        "Discipline test variant: 1 point below Discipline",
+    )
     plain, discipline = _pack_text("vesta-relay"), _pack_text("vesta-relay-discipline")
     assert standard in plain and test not in plain
     assert test in discipline and standard not in discipline
+
+
+def test_each_action_roll_in_the_reference_says_which_rules_it_belongs_to():
+    """Issue 11 (a fresh read of the booklet): Appendix C's quick reference, serving the Vesta Relay chapters with
+    and without the Discipline test, printed "Standard roll..." and "Discipline test..." one after the other with
+    nothing saying which chapter plays which. Each roll line names its rules, so a page that prints both reads."""
+    from generator.systems.parabellum.pack import STANDARD_ROLL
+
+    lines = {tuple(line["applies_to"]): line["text"] for line in _applied_lines("para-bellum")}
+    assert lines[(STANDARD_ROLL,)].startswith("As originally written")
+    variants = dict(_variant_notes("para-bellum"))
+    for applies, text in lines.items():
+        for name in set(applies) & set(variants):
+            assert f"Under the {name.split(' (')[0]} variant" in text, text
+
+
+def test_the_jump_line_in_the_quick_reference_keeps_the_rules_at_least():
+    """Issue 11 (a fresh read): the quick reference said "Start and land 3\" from any figure" where the rule says
+    at least 3\"."""
+    (line,) = [
+        text
+        for section in get("fireteam-tomorrow").rules_doc.data["reference"]
+        for text in (line if isinstance(line, str) else line["text"] for line in section["lines"])
+        if "Start and land" in text
+    ]
+    assert 'at least 3"' in line
