@@ -274,3 +274,26 @@ def test_a_side_badge_sits_inside_its_band(name, size):
     the badge's white disc off at its foot. Every card's band is deeper than its badge, at every size."""
     document, _ = card_blocks(name, size)
     assert badges_past_their_band(document) == []
+
+
+@pytest.mark.parametrize("size", get("para-bellum").card_sizes)
+def test_a_command_points_row_keeps_its_boxes_on_one_line(size):
+    """Issue 11 (a fresh read of the Para Bellum cards): an HQ's third Command Point box wrapped onto a line of
+    its own, under "Command Points [] 1 [] 2". The heading and its boxes are one line: no box number on the line
+    under it (the rule "strike off one per order" may be)."""
+    width = CARD_SIZES[size][0] - 6  # the card's text column, in mm
+    with pdfplumber.open(io.BytesIO(sheet_pdf("vesta-relay", size, False))) as pdf:
+        pages = [page.extract_words() for page in pdf.pages]
+    rows = 0
+    for words in pages:
+        for i, word in enumerate(words):
+            if word["text"] != "Command" or words[i + 1]["text"] != "Points":
+                continue
+            rows += 1
+            left, top = word["x0"], word["top"]
+            on_line = [w for w in words if abs(w["top"] - top) < 2 and left < w["x0"] < left + width * MM]
+            below = [w for w in words if 2 <= w["top"] - top <= 1.6 * word["bottom"] - 1.6 * top + 2]
+            below = [w for w in below if left - 1 <= w["x0"] < left + width * MM]
+            assert sum(w["text"].isdigit() for w in on_line) >= 2, [w["text"] for w in on_line]
+            assert not any(w["text"].isdigit() for w in below), [w["text"] for w in below]
+    assert rows >= 2  # both sides' HQs
