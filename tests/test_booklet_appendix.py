@@ -108,3 +108,14 @@ def test_a_variant_sections_heading_stays_with_its_first_table_and_the_shared_pa
     shared = text.index("Morschauser Modern: every chapter")
     assert last_section < shared < text.rindex("Quick reference")
     assert "variant sets differ" not in text  # the section says what it holds in a reader's words
+
+
+def test_the_appendix_says_it_holds_the_whole_rule_set(appendix_pages):
+    """Issue 11 (a fresh read of the booklet): Appendix A printed the mortar, grenade launcher, Hero and hovercraft
+    rules no Fireteam chapter fields, and a reader took them for another system's. The appendix serves every
+    chapter of its system and the next a club writes, so it keeps them, and says so under its title."""
+    first = " ".join(appendix_pages[0].split())
+    assert first.startswith(
+        "Appendix A: Morschauser Modern The whole of Morschauser Modern as this book plays it, for every Morschauser "
+        "Modern chapter here and any the club writes next"
+    )
