@@ -87,7 +87,7 @@ def card_text(
     if card["type"] == "Fire":
         fire = rules.fire
         who = "Each weapon fires, at its crew's quality" if card["vehicle"] else "Each figure may fire"
-        lines = [
+        return [
             f"{who}: firer and target each roll {fire.dice}D6.",
             "Firer: " + "; ".join(_modifier(m, rules, brief) for m in fire.attacker) + ".",
             "Target: "
@@ -96,7 +96,6 @@ def card_text(
             f"HIT if the firer's total is greater; {fire.always_hits.attacker_natural} against "
             f"{fire.always_hits.defender_natural} always HITs.",
         ]
-        return lines
     if card["type"] == "HTH":
         return [
             "Hand-to-hand (HTH): every fight on the table, every side.",
@@ -149,7 +148,8 @@ def _recovery_modifiers(rules: Rules, fielded) -> str:
     every = ", ".join(
         f"+{m.value} {_lower(m.name)}"
         for m in recovery.all_of
-        if fielded is None or fielded & {*m.armour, *m.qualities}
+        # one tied to no armour or quality applies to every figure
+        if fielded is None or not (m.armour or m.qualities) or fielded & {*m.armour, *m.qualities}
     )
     return f"{one}; {every}." if every else f"{one}."
 
