@@ -140,21 +140,18 @@ def test_the_hth_and_recovery_cards_read_the_rule_data(tmp_path, monkeypatch):
     assert hth == "Each rolls 2D6 + armour level, +2 with a pistol, submachine gun, assault rifle or battle rifle only."
     assert recovery.startswith("Every HIT figure, every side, rolls 2D6: 8 or more, it recovers")
 
-    text = RULES_YAML.read_text(encoding="utf-8")
-    for old, new in [
-        ("  target: 8\n", "  target: 9\n"),
-        ("  weapon_bonus: 2\n", "  weapon_bonus: 3\n"),
-        (
-            "{name: Civilian rifle, class: personal, level: 1, range: 24, hth_bonus: false}",
-            "{name: Civilian rifle, class: personal, level: 1, range: 24, hth_bonus: true}",
-        ),
-    ]:
-        assert text.count(old) == 1, old
-        text = text.replace(old, new)
-    (tmp_path / "rules.yaml").write_text(text, encoding="utf-8")
-    system = FireteamTomorrow()
-    system.folder = tmp_path
-    monkeypatch.setitem(systems._loaded, "fireteam-tomorrow", system)
+    system = _edited_system(
+        tmp_path,
+        monkeypatch,
+        [
+            ("  target: 8\n", "  target: 9\n"),
+            ("  weapon_bonus: 2\n", "  weapon_bonus: 3\n"),
+            (
+                "{name: Civilian rifle, class: personal, level: 1, range: 24, hth_bonus: false}",
+                "{name: Civilian rifle, class: personal, level: 1, range: 24, hth_bonus: true}",
+            ),
+        ],
+    )
     hth, recovery = hth_and_recovery(system)
     assert hth == (
         "Each rolls 2D6 + armour level, +3 with a pistol, submachine gun, assault rifle, battle rifle or civilian "
@@ -194,24 +191,34 @@ def test_the_fire_and_recovery_cards_print_every_modifier_from_the_rule_data(tmp
     mini_team, _, mini_recovery = fire_and_recovery(SYSTEM, "mini")
     assert "(suppressive fire)" not in mini_team[2] and "see the rosters" in mini_recovery[-1]
 
+    system = _edited_system(
+        tmp_path,
+        monkeypatch,
+        [
+            ("  - {name: heavy, defence: 3}\n", "  - {name: heavy, defence: 4}\n"),
+            (
+                '{id: leader, name: "Leader within 9\\"", value: 1, times: 1}',
+                '{id: leader, name: "Officer near", value: 2, times: 1}',
+            ),
+            (
+                '{id: medium_armour, name: "Medium armour", value: 1, armour: [medium]}',
+                '{id: medium_armour, name: "Medium armour", value: 2, armour: [medium]}',
+            ),
+        ],
+    )
+    team, _, recovery = fire_and_recovery(system)
+    assert team[1].startswith("Firer: +2 officer near;") and "heavy +4" in team[2]
+    assert "+2 medium armour" in recovery[1]
+
+
+def _edited_system(tmp_path, monkeypatch, edits: list[tuple[str, str]]) -> FireteamTomorrow:
+    """Fireteam Tomorrow with its rules.yaml edited (each old text found once), registered for this test."""
     text = RULES_YAML.read_text(encoding="utf-8")
-    for old, new in [
-        ("  - {name: heavy, defence: 3}\n", "  - {name: heavy, defence: 4}\n"),
-        (
-            '{id: leader, name: "Leader within 9\\"", value: 1, times: 1}',
-            '{id: leader, name: "Officer near", value: 2, times: 1}',
-        ),
-        (
-            '{id: medium_armour, name: "Medium armour", value: 1, armour: [medium]}',
-            '{id: medium_armour, name: "Medium armour", value: 2, armour: [medium]}',
-        ),
-    ]:
+    for old, new in edits:
         assert text.count(old) == 1, old
         text = text.replace(old, new)
     (tmp_path / "rules.yaml").write_text(text, encoding="utf-8")
     system = FireteamTomorrow()
     system.folder = tmp_path
     monkeypatch.setitem(systems._loaded, "fireteam-tomorrow", system)
-    team, _, recovery = fire_and_recovery(system)
-    assert team[1].startswith("Firer: +2 officer near;") and "heavy +4" in team[2]
-    assert "+2 medium armour" in recovery[1]
+    return system
