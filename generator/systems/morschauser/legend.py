@@ -57,7 +57,7 @@ def swatch_uri(key: str) -> str:
 
 
 def swatch_level_marks(levels: dict[tuple[int, int], int], S: float) -> str:
-    """A legend swatch prints 5 mm wide, too small for a 7 pt '◠2': one drawn crest (the map's level sign) per
+    """A legend swatch prints 5 mm wide, too small for a 7 pt '∩2': one drawn crest (the map's level sign) per
     contour instead."""
     out = []
     for (c, r), lv in sorted(levels.items()):

@@ -52,9 +52,10 @@ LEGEND = {
 HILL_FILLS = ["#fbfaf5", "#e6d9b3", "#cfb67c", "#b39354", "#937139", "#6e5024"]
 CONTOUR_INK = "#6b4f1d"
 
-# A hill's level is marked once per contour region as a crest and its number, "◠2": never a triangle, which is a
-# side's shape on the unit markers
-LEVEL_SIGN = "\u25e0"
+# A hill's level is marked once per contour region as a crest and its number, "∩2": never a triangle, which is a
+# side's shape on the unit markers. The sign is one Source Sans 3 draws in every face: a map's SVG text finds a
+# glyph its first family lacks among the machine's fonts before Muster Symbols (◠ came out in DejaVu Sans Bold)
+LEVEL_SIGN = "\u2229"
 
 
 def level_mark(level: int) -> str:

@@ -451,7 +451,7 @@ class GridMap:
         ) == math.floor(box.bottom / self.S)
 
     def _level_label(self, col: int, row: int, level: int) -> Label:
-        """A hill square's '◠2' in a corner of the square, bottom right first."""
+        """A hill square's '∩2' in a corner of the square, bottom right first."""
         fs = self.text_size(1.7)
         mark = level_mark(level)
         size = Label(mark, fs, (0, 0), [], bold=True, padding=fs * 0.2).box_at(0, 0)
@@ -487,9 +487,9 @@ class GridMap:
         return regions
 
     def _region_level_label(self, region: list[tuple[int, int]], taken: set) -> Label:
-        """One '◠2' for a whole contour region, like a spot height: in the middle of a free square of it near the
+        """One '∩2' for a whole contour region, like a spot height: in the middle of a free square of it near the
         region's centre first, else in a corner of any of its squares (a mark in every square crowded the units'
-        codes into rows that read as one: '◠2 B11 ◠2 B9')."""
+        codes into rows that read as one: '∩2 B11 ∩2 B9')."""
         level = self.levels[region[0]]
         mx = sum(col for col, _ in region) / len(region)
         my = sum(row for _, row in region) / len(region)

@@ -48,7 +48,7 @@ def pack(prepared, tables: list, powers: range, leaves_out: frozenset[str]) -> d
         "map": prepared.map,
         "map_page": prepared.map_page,
         "legend": prepared.legend,
-        # the hill levels the map marks (◠1, ◠2...), for the legend's note
+        # the hill levels the map marks (∩1, ∩2...), for the legend's note
         "level_marks": [
             level_mark(int(item["key"].removeprefix("hill-")))
             for item in prepared.legend

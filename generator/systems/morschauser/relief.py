@@ -1,4 +1,4 @@
-"""How height is drawn on the grid map: each hill square's fill and the contour lines between levels (its '◠2' marks are placed with the map's labels)."""
+"""How height is drawn on the grid map: each hill square's fill and the contour lines between levels (its '∩2' marks are placed with the map's labels)."""
 
 from __future__ import annotations
 
