@@ -172,24 +172,32 @@ def test_the_fire_and_recovery_cards_print_every_modifier_from_the_rule_data(tmp
 
         prepared = system.prepare(load("scenarios/relay-station.yaml"), 1)
         cards = system.cards(prepared, size)
-        team = next(card["text"] for card in cards if card["type"] == "Fire" and not card["vehicle"])
-        vehicle = next(card["text"] for card in cards if card["type"] == "Fire" and card["vehicle"])
+        fire = [card for card in cards if card["type"] == "Fire"]
+        # the Marines face the Warthog; Security faces no vehicle
+        team = next(card["text"] for card in fire if not card["vehicle"] and card["side_index"] == 0)
+        guard = next(card["text"] for card in fire if not card["vehicle"] and card["side_index"] == 1)
+        vehicle = next(card["text"] for card in fire if card["vehicle"])
         recovery = next(card["text"] for card in cards if card["type"] == "Recovery")
-        return team, vehicle, recovery
+        return team, guard, vehicle, recovery
 
-    team, vehicle, recovery = fire_and_recovery(SYSTEM)
+    team, guard, vehicle, recovery = fire_and_recovery(SYSTEM)
+    assert team[0] == "Firer and target each roll 2D6: HIT if the firer's total is greater (12 against 2 always HITs)."
     assert team[1] == 'Firer: +1 leader within 9"; +1 each troop quality better than the target.'
     assert team[2] == (
-        'Target: +1 each friendly within 12" that can see the firer (suppressive fire), at most +3; cover: light +1, '
-        "medium +2, heavy +3; +1 each troop quality better than the firer; +2 vehicle armour (heavy +2)."
+        'Target: +1 each friendly within 12" that can see the firer, at most +3; cover: light +1, medium +2, '
+        "heavy +3; +1 each troop quality better than the firer."
     )
-    assert vehicle[0].startswith("Each weapon fires, at its crew's quality") and vehicle[1:] == team[1:]
+    # a second fresh read: the Fire card gave the vehicle's armour but not that only an MG or explosive harms it,
+    # and printed it on the cards of a side with no enemy vehicle
+    assert team[3] == "A vehicle: +2 vehicle armour; only an MG or explosive harms it." and len(team) == 4
+    assert guard == team[:3]
+    assert vehicle[0] == "Each weapon fires, at its crew's quality." and vehicle[1:] == guard
     assert recovery[1] == (
         '+1 for one of: leader within 6", group member within 3", medic within 3" (not the medic itself); '
         "+1 medium armour, +1 heavy armour, +1 quality Good or Elite."  # no Hero fights at Relay Station Nine
     )
-    mini_team, _, mini_recovery = fire_and_recovery(SYSTEM, "mini")
-    assert "(suppressive fire)" not in mini_team[2] and "see the rosters" in mini_recovery[-1]
+    *_, mini_recovery = fire_and_recovery(SYSTEM, "mini")
+    assert "see the rosters" in mini_recovery[-1]
 
     system = _edited_system(
         tmp_path,
@@ -206,7 +214,7 @@ def test_the_fire_and_recovery_cards_print_every_modifier_from_the_rule_data(tmp
             ),
         ],
     )
-    team, _, recovery = fire_and_recovery(system)
+    team, _, _, recovery = fire_and_recovery(system)
     assert team[1].startswith("Firer: +2 officer near;") and "heavy +4" in team[2]
     assert "+2 medium armour" in recovery[1]
 
@@ -222,3 +230,13 @@ def _edited_system(tmp_path, monkeypatch, edits: list[tuple[str, str]]) -> Firet
     system.folder = tmp_path
     monkeypatch.setitem(systems._loaded, "fireteam-tomorrow", system)
     return system
+
+
+def test_the_jump_pack_line_on_a_move_card_keeps_the_rules_distance_from_figures():
+    """Issue 11 (a second fresh read): Skyhook's Move card left out "start and land at least 3\\" from any figure",
+    which the quick reference prints."""
+    from generator.build import load
+
+    cards = SYSTEM.cards(SYSTEM.prepare(load("scenarios/relay-station.yaml"), 1), "poker")
+    (move,) = [card["text"] for card in cards if card["type"] == "Move" and card["jump_packs"]]
+    assert any('starting and landing at least 3" from any figure' in line for line in move)

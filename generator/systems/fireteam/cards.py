@@ -7,8 +7,8 @@ import re
 from .models import Rules
 from .roster import Unit, carried, figures
 
-# a mini card has no room for the Recovery card's morale beside its modifiers (it points to the rosters, which
-# print each side's and team's morale in full), nor for the asides in the fire modifiers' names
+# a mini card has no room for the Recovery card's morale beside its modifiers: it points to the rosters, which
+# print each side's and team's morale in full
 BRIEF = frozenset({"mini"})
 
 
@@ -21,7 +21,8 @@ def fronts(cards: list[dict], sides: list, units: list[Unit], rules: Rules, card
     by_code = {unit.code: unit for unit in units}
     teams = [unit.record for unit in units if not unit.vehicle]
     weapons = carried(teams, rules)
-    has_vehicles = any(unit.vehicle for unit in units)
+    # a card's side faces vehicles when another side fields one: only then does its Fire card name their armour
+    facing = {side: any(u.vehicle and u.side != side for u in units) for side in {u.side for u in units}}
     # the recovery modifiers that can apply: the armour and qualities the battle's figures have
     fielded = {team.armour for team in teams} | {figure.quality for team in teams for figure in figures(team, rules)}
     out = []
@@ -37,7 +38,7 @@ def fronts(cards: list[dict], sides: list, units: list[Unit], rules: Rules, card
                     rules,
                     weapons,
                     unit.record.kind if unit and unit.vehicle else "",
-                    vehicles=has_vehicles,
+                    vehicles=facing.get(card["side_index"], False),
                     fielded=fielded,
                     brief=card_size in BRIEF,
                 ),
@@ -61,10 +62,9 @@ def card_text(
 
     The Fire card's dice and both sides' modifiers, the HTH card's dice and weapon bonus (naming the weapons the
     scenario's figures carry that earn it) and the Recovery card's dice, target and modifiers are read from the
-    rule data (`vehicles`: the battle has vehicles, so the armour only they carry is named; `fielded`: the armour
+    rule data (`vehicles`: the card's side faces an enemy vehicle, so its armour and what harms it are named; `fielded`: the armour
     levels and qualities of its figures, so the Recovery card names only the modifiers that can apply, all of them
-    when None; `brief`: a mini card, whose Recovery card points to the rosters for morale and whose Fire card
-    leaves out the modifiers' asides). The Move card's numbers (2D6, 6", -2", 24", 3D6) and the HTH margins are
+    when None; `brief`: a mini card, whose Recovery card points to the rosters for morale). The Move card's numbers (2D6, 6", -2", 24", 3D6) and the HTH margins are
     still written out here; another issue makes them read the rule data.
     """
     if card["type"] == "Move":
@@ -82,19 +82,24 @@ def card_text(
             'Linear obstacle \u22122"; rough ground costs double.',
         ]
         if card["jump_packs"]:
-            lines.insert(1, 'Jump packs: up to 24" instead; then roll 2D6, and on a 2 the figure is HIT.')
+            lines.insert(
+                1,
+                'Jump packs: up to 24" instead, starting and landing at least 3" from any figure; then roll 2D6, '
+                "and on a 2 the figure is HIT.",
+            )
         return lines
     if card["type"] == "Fire":
         fire = rules.fire
-        who = "Each weapon fires, at its crew's quality" if card["vehicle"] else "Each figure may fire"
+        hits = fire.always_hits
+        armour = [_modifier(m, rules) for m in fire.defender if m.vehicles_only]
         return [
-            f"{who}: firer and target each roll {fire.dice}D6.",
-            "Firer: " + "; ".join(_modifier(m, rules, brief) for m in fire.attacker) + ".",
-            "Target: "
-            + "; ".join(_modifier(m, rules, brief) for m in fire.defender if vehicles or not m.vehicles_only)
-            + ".",
-            f"HIT if the firer's total is greater; {fire.always_hits.attacker_natural} against "
-            f"{fire.always_hits.defender_natural} always HITs.",
+            *(["Each weapon fires, at its crew's quality."] if card["vehicle"] else []),
+            f"Firer and target each roll {fire.dice}D6: HIT if the firer's total is greater ({hits.attacker_natural} "
+            f"against {hits.defender_natural} always HITs).",
+            "Firer: " + "; ".join(_modifier(m, rules) for m in fire.attacker) + ".",
+            "Target: " + "; ".join(_modifier(m, rules) for m in fire.defender if not m.vehicles_only) + ".",
+            # seed 001: "nothing but an MG or a weapon with an explosive device can have any effect" on a vehicle
+            *([f"A vehicle: {'; '.join(armour)}; only an MG or explosive harms it."] if vehicles and armour else []),
         ]
     if card["type"] == "HTH":
         return [
@@ -122,14 +127,14 @@ def _lower(name: str) -> str:
     return name[:1].lower() + name[1:]
 
 
-def _modifier(modifier, rules: Rules, brief: bool = False) -> str:
+def _modifier(modifier, rules: Rules) -> str:
     """A fire modifier as a card prints it, from the rule data: '+1 leader within 9"', 'cover: light +1, medium +2,
-    heavy +3' (the cover table's levels), '+1 each friendly within 12" ..., at most +3'. `brief` (a mini card):
-    without the name's closing aside, '(suppressive fire)'."""
+    heavy +3' (the cover table's levels), '+1 each friendly within 12" ..., at most +3'; without the name's closing
+    aside ('(suppressive fire)', '(heavy +2)'), which the quick reference and the roster print."""
     if modifier.times == "cover":
         levels = ", ".join(f"{c.name} +{c.defence * modifier.value}" for c in rules.cover if c.defence)
         return f"cover: {levels}"
-    name = re.sub(r"\s*\([^()]*\)$", "", modifier.name) if brief else modifier.name
+    name = re.sub(r"\s*\([^()]*\)$", "", modifier.name)
     text = f"+{modifier.value} {_lower(name)}"
     if isinstance(modifier.times, int) and modifier.times > 1:
         text += f", at most +{modifier.value * modifier.times}"
