@@ -240,3 +240,22 @@ def test_the_jump_pack_line_on_a_move_card_keeps_the_rules_distance_from_figures
     cards = SYSTEM.cards(SYSTEM.prepare(load("scenarios/relay-station.yaml"), 1), "poker")
     (move,) = [card["text"] for card in cards if card["type"] == "Move" and card["jump_packs"]]
     assert any('starting and landing at least 3" from any figure' in line for line in move)
+
+
+def test_the_hth_bonus_rule_in_words_names_the_weapons_the_table_gives_it():
+    """Issue 11 (a second fresh read): the roster key, odds note and quick reference said "+2 for a pistol or
+    rifle ... or a special HTH weapon" while the weapons table (and so every roster and the HTH card) gave the
+    submachine gun the +2. The words name every kind of weapon the table marks, and the rifles it does not."""
+    rule = SYSTEM.rules.hth.weapon_bonus_rule.lower()
+    reference = " ".join(
+        line if isinstance(line, str) else line["text"]
+        for section in SYSTEM.rules_doc.data["reference"]
+        for line in section["lines"]
+    ).lower()
+    for weapon in SYSTEM.rules.weapons:
+        name = weapon.name.lower()
+        if weapon.hth_bonus:
+            assert name in rule or name.split()[-1] in rule, weapon.name
+        elif name.endswith("rifle"):
+            assert name.split()[0] in rule, weapon.name  # "not civilian or sniper rifles"
+    assert "submachine gun" in reference and "hth weapon in the weapons table" in reference
