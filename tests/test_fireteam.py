@@ -400,3 +400,19 @@ def test_the_small_odds_tables_stack_in_columns_so_the_odds_fit_one_page(built):
         odds_page = next(text for text in pages if "Odds Exact chances" in text)
         for title in ("Fire: chance to HIT", "Recovery: 2D6", "Movement: chance", "Hand-to-hand: results"):
             assert title in odds_page, (name, title)
+
+
+def test_relay_stations_perimeter_has_the_gate_its_briefing_storms():
+    """Issue 11 (two fresh reads of relay-station's map): the briefing has a team storm the gate, but the road ran
+    into an unbroken wall and the compound stood open on its west side. The perimeter is one wall whose two ends
+    stand either side of the road, the only way in on foot."""
+    import yaml
+
+    data = yaml.safe_load((SCENARIOS / "relay-station.yaml").read_text(encoding="utf-8"))
+    walls = [piece for piece in data["terrain"] if piece["kind"] == "wall"]
+    road = next(piece for piece in data["terrain"] if piece["kind"] == "road")
+    assert len(walls) == 1
+    line = walls[0]["line"]
+    (x0, y0), (x1, y1), (rx, ry) = line[0], line[-1], road["line"][-1]
+    assert y0 == y1 == ry and min(x0, x1) < rx < max(x0, x1)
+    assert "storms the gate" in data["briefing"]

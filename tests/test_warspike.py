@@ -435,3 +435,16 @@ def test_a_unit_under_hold_orders_only_reacts_on_its_card_and_the_instigators_ma
         html.count("<b>Action</b> or <b>Reaction</b>, one a turn")
         == len([card for card in ford if card["kind"] == "unit"]) - held
     )
+
+
+def test_turn_one_where_one_side_cannot_instigate_says_the_coin_changes_nothing():
+    """Issue 11 (a second fresh read of the Ford): turn 1 said "the coin toss decides only whether it commits or
+    passes", and a coin decides no player's choice. Where only one side can be Instigator it chooses each turn,
+    whoever wins the toss."""
+    from generator.systems.warspike.pack import first_turn
+
+    system = get("warspike")
+    forces = system.prepare(load(SCENARIOS / "warspike-hold-the-ford.yaml"), 1).forces
+    text = first_turn(None, forces)
+    assert "decides only" not in text
+    assert "each turn Legio II Augusta becomes Instigator or passes, whoever wins the coin toss" in text

@@ -82,8 +82,9 @@ def first_turn(instigator: str | None, forces: list[dict]) -> str:
     able = [force["side"].name for force in forces if force["can_instigate"]]
     if len(able) == 1:
         return (
-            f"Only {able[0]} can ever be Instigator (every Unit of the other side is under hold orders): "
-            f"{able[0]} becomes Instigator whenever it commits; the coin toss decides only whether it commits or passes."
+            f"Only {able[0]} can ever be Instigator (every Unit of the other side is under hold orders): each turn "
+            f"{able[0]} becomes Instigator or passes, whoever wins the coin toss (the other side, winning it, can "
+            "only pass)."
         )
     return "Flip a coin for turn 1: the winner becomes the Instigator or passes."
 
