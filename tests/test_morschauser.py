@@ -212,3 +212,20 @@ def test_letter_paper_build(built):
     page = PdfReader(pack).pages[0]
     assert (round(float(page.mediabox.width)), round(float(page.mediabox.height))) == (612, 792)
     assert len(PdfReader(cards).pages) == 2 * 3  # 24 units: three sheets of nine, each with its backs
+
+
+def test_a_tank_or_anti_tank_cards_fire_line_does_not_forbid_firing_at_trenches():
+    """Issue 11 (a second fresh read of Hill 112's cards): AFV and anti-tank cards said "never indirectly" while
+    the quick reference says fire at a unit in fortifications is indirect, so the Wessex tanks read as never
+    firing at the trenches the briefing tells them to shell. The card says what the rule data's note means: only
+    at a unit it can see (the indirect effect for a seen unit in cover is in the odds table)."""
+    from generator.build import load
+
+    scenario = load(SCENARIOS / "hill-112.yaml")
+    prepared = scenario.system.prepare(scenario, 112)
+    fronts = scenario.system.cards(prepared, "poker")
+    direct = [card for card in fronts if card.get("fires") and not card.get("indirect")]
+    assert direct, "Hill 112 fields tanks and anti-tank guns"
+    for card in direct:
+        assert "Fires in the artillery phase, only at a unit it can see; off target misses." in card["text"]
+        assert not any("never indirectly" in line for line in card["text"])

@@ -10,8 +10,14 @@ def cards(roster: list[dict]) -> list[dict]:
         lines = []
         if row["fires"]:
             # its range and arc are in the card's numbers above
+            # rule data (weapons, afv-or-at): "never fire indirectly" means never at what it cannot see; a seen
+            # target in fortifications, a town or a wood is fired at, with the indirect effect roll (the odds table
+            # says so). "Never indirectly" beside the quick reference's "fire is indirect if ... in fortifications"
+            # read as Hill 112's tanks never firing at its trenches.
             lines.append(
-                "Fires in the artillery phase" + ("." if row["indirect"] else ", never indirectly; off target misses.")
+                "Fires in the artillery phase."
+                if row["indirect"]
+                else "Fires in the artillery phase, only at a unit it can see; off target misses."
             )
             lines.append("After firing: remove its tile; it may not move.")
         if row["advance"]:
