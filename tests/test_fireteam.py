@@ -387,7 +387,7 @@ def test_a_figure_of_another_quality_fires_and_is_fired_at_by_its_own_chances():
     for force in prepared.forces:
         for team in force.teams:
             assert _quality_groups(team, RULES)[0] == (team.quality, "")
-    assert any("within 12" in text and "at most 3" in text for text in pack["left_out"])
+    assert any("within 12" in text and "at most +3" in text for text in pack["left_out"])
 
 
 def test_the_small_odds_tables_stack_in_columns_so_the_odds_fit_one_page(built):

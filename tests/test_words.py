@@ -550,3 +550,23 @@ def test_the_booklet_prints_no_programmers_word(tmp_path):
         if m
     ]
     assert not found, "the booklet prints programmers' words:\n" + "\n".join(found)
+
+
+def test_sentences_a_second_reader_could_not_parse_read_plainly():
+    """Issue 11 (a second fresh read): the roster key said "Firing at tables leave out each friendly within 12" ...
+    +1 to the target, at most 3"; the grid odds said "the table above gives every result ... as an exact fraction"
+    under a matrix of whole percentages; every cover said "The same deck number always gives the same shuffled
+    deck", a programmer's sentence. Each now says what a player does or sees."""
+    from generator.build import Options, choose_seed, compute, load, pack_html
+
+    def text(name: str) -> str:
+        scenario = load(f"scenarios/{name}.yaml")
+        pack, _ = compute(scenario, choose_seed(scenario, None), Options(), with_cards=False)
+        return " ".join(pack_html(scenario, pack).split())
+
+    bridge, hill = text("bridge"), text("hill-112")
+    assert "<b>Not in the Firing at tables</b>, so add it at the table:" in bridge and "at most +3" in bridge
+    assert "This matrix rounds to whole percentages" in hill
+    for page in (bridge, hill):
+        assert "always gives the same shuffled deck" not in page
+        assert "Cards printed again from this deck number come out in the same order." in page
