@@ -231,9 +231,11 @@ def validate(doc: Document) -> Scenario:
         raise InputProblems(checker.problems + [_later(doc)])
     system = systems.get(system_id)
     _check_prose(doc, checker)
+    prose = len(checker.problems)
     cleaned = Record(common_keys(system)).check(doc.data, (), checker)
-    if checker.problems or cleaned is INVALID:
+    if cleaned is INVALID or len(checker.problems) > prose:
         raise InputProblems(checker.problems + [_later(doc)])
+    # every key has a value of the right kind: the cross-checks run even beside a refused picture or prose
     scenario = Scenario(doc, system, cleaned)
     seen: dict[str, str] = {}
     for i, side in enumerate(cleaned["sides"]):

@@ -56,3 +56,19 @@ def test_a_file_with_a_wrong_key_says_the_cross_checks_are_still_to_run(muster, 
     second = muster("validate", path)
     assert second.code == 1 and "square Z99 is off the 12 x 10 grid" in second.err
     assert "checks across keys" not in second.err
+
+
+def test_a_refused_picture_and_a_square_off_the_grid_are_both_reported(muster, tmp_path):
+    """Issue 12: prose problems (a picture outside the folder) leave every key of the right kind, so the
+    cross-checks run beside them and the square off the grid is reported in the same listing, with no notice."""
+    from conftest import SCENARIOS
+
+    text = (SCENARIOS / "hill-112.yaml").read_text(encoding="utf-8")
+    text = text.replace("{type: infantry, at: E7,", "{type: infantry, at: Z99,", 1)
+    text = text.replace("briefing: |\n", "briefing: |\n  ![the hill](../hill.png)\n", 1)
+    path = tmp_path / "hill.yaml"
+    path.write_text(text, encoding="utf-8")
+    result = muster("validate", path)
+    assert result.code == 1
+    assert "picture '../hill.png' refuse" in result.err and "square Z99 is off the 12 x 10 grid" in result.err
+    assert "checks across keys" not in result.err and result.err.endswith("muster: 2 problems\n")
