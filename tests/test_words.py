@@ -401,7 +401,8 @@ def test_hold_the_ford_briefing_counts_the_roman_roster():
     romans = data["sides"][0]
     assert sum(unit["troops"] for unit in romans["units"]) == 39 and len(romans["units"]) == 5
     briefing = " ".join(data["briefing"].split())
-    assert "five Contubernia of thirty-nine men" in briefing and "of eight men" not in briefing
+    # a second fresh read found "five Contubernia of thirty-nine men" garbled: the men are in the Contubernia
+    assert "thirty-nine men in five Contubernia" in briefing and "of eight men" not in briefing
 
 
 def test_calibration_sheet_speaks_to_the_player_and_sets_the_command_apart(muster, tmp_path):
