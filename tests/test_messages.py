@@ -38,13 +38,11 @@ def test_a_file_with_a_wrong_key_says_the_cross_checks_are_still_to_run(muster, 
     reported only the unit type, while README promised every problem; the grid check needs every value of the
     right kind first. The file's problems are now followed by one line saying so, not counted as a problem; and
     once the type is fixed, the square is reported."""
-    from conftest import SCENARIOS
-
-    text = (SCENARIOS / "hill-112.yaml").read_text(encoding="utf-8")
-    text = text.replace("{type: infantry, at: C7,", "{type: infantri, at: C7,", 1)
-    text = text.replace("{type: infantry, at: E7,", "{type: infantry, at: Z99,", 1)
-    path = tmp_path / "hill.yaml"
-    path.write_text(text, encoding="utf-8")
+    path, text = _hill_with(
+        tmp_path,
+        ("{type: infantry, at: C7,", "{type: infantri, at: C7,"),
+        ("{type: infantry, at: E7,", "{type: infantry, at: Z99,"),
+    )
     first = muster("validate", path)
     lines = first.err.splitlines()
     assert first.code == 1 and "(got 'infantri')" in lines[0]
@@ -61,14 +59,24 @@ def test_a_file_with_a_wrong_key_says_the_cross_checks_are_still_to_run(muster, 
 def test_a_refused_picture_and_a_square_off_the_grid_are_both_reported(muster, tmp_path):
     """Issue 12: prose problems (a picture outside the folder) leave every key of the right kind, so the
     cross-checks run beside them and the square off the grid is reported in the same listing, with no notice."""
-    from conftest import SCENARIOS
-
-    text = (SCENARIOS / "hill-112.yaml").read_text(encoding="utf-8")
-    text = text.replace("{type: infantry, at: E7,", "{type: infantry, at: Z99,", 1)
-    text = text.replace("briefing: |\n", "briefing: |\n  ![the hill](../hill.png)\n", 1)
-    path = tmp_path / "hill.yaml"
-    path.write_text(text, encoding="utf-8")
+    path, _ = _hill_with(
+        tmp_path,
+        ("{type: infantry, at: E7,", "{type: infantry, at: Z99,"),
+        ("briefing: |\n", "briefing: |\n  ![the hill](../hill.png)\n"),
+    )
     result = muster("validate", path)
     assert result.code == 1
     assert "picture '../hill.png' refuse" in result.err and "square Z99 is off the 12 x 10 grid" in result.err
     assert "checks across keys" not in result.err and result.err.endswith("muster: 2 problems\n")
+
+
+def _hill_with(tmp_path, *edits: tuple[str, str]):
+    """hill-112.yaml with each (old, new) edit made once, written to tmp_path: its path and its text."""
+    from conftest import SCENARIOS
+
+    text = (SCENARIOS / "hill-112.yaml").read_text(encoding="utf-8")
+    for old, new in edits:
+        text = text.replace(old, new, 1)
+    path = tmp_path / "hill.yaml"
+    path.write_text(text, encoding="utf-8")
+    return path, text
