@@ -113,6 +113,7 @@ class Label:
     at: str | None = None  # the kind of obstacle this label names (its objective's star): its leader may start on it
     outline: list[tuple[float, float]] | None = None  # an area's outline: a label beside it needs no leader, and a
     # leader starts at its edge (a bridge's name does not run to the star on the bridge's middle)
+    plate: str | None = None  # a colour drawn under the text where it sits inside `outline` (the area's own ground)
 
     def __post_init__(self) -> None:
         self.text = curl_quotes(self.text)  # measured as it prints: St Mary’s, not St Mary's

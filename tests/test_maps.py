@@ -13,7 +13,7 @@ from conftest import SCENARIOS
 
 from generator.build import load
 from generator.cli import main
-from generator.labels import Box, line_blocks
+from generator.labels import Box, line_blocks, within
 from generator.svg import PAGE_MARGIN_MM, side_pattern
 from generator.systems.fireteam import map as table
 from generator.systems.fireteam.scenario import read
@@ -820,3 +820,61 @@ def test_a_name_inside_its_own_area_has_no_leader(path):
         assert any(p.label.text.startswith("Relay block") for p in inside)
     assert within((0.5, 0.5), [(0, 0), (1, 0), (1, 1), (0, 1), (0, 0)])
     assert not within((1.5, 0.5), [(0, 0), (1, 0), (1, 1), (0, 1), (0, 0)])
+
+
+@pytest.mark.parametrize("path", examples(FIRETEAM), ids=lambda p: p.stem)
+def test_fireteam_terrain_ends_at_the_tables_frame(path):
+    """The bridge's road and river ran a little past the frame (the square end of a slanted line stood out at a
+    corner): every terrain drawing sits in a group clipped to the table's own rectangle."""
+    drawing = fireteam_map(path)
+    svg = str(drawing.svg())
+    clip = re.search(r'<clipPath id="([^"]+)"><rect x="0" y="0" width="([\d.]+)" height="([\d.]+)"/></clipPath>', svg)
+    assert clip and (float(clip[2]), float(clip[3])) == (drawing.width, drawing.depth)
+    group = svg.index(f'<g clip-path="url(#{clip[1]})">')
+    assert svg.index("\n".join(drawing.layers)) > group
+    assert svg.index("</g>", group) > svg.index(drawing.layers[-1])
+
+
+def _plates(svg: str) -> list[tuple[str, Box]]:
+    """The label plates drawn on a Fireteam map: (fill, box)."""
+    found = re.finditer(
+        r'<rect x="([\d.-]+)" y="([\d.-]+)" width="([\d.]+)" height="([\d.]+)" rx="[\d.]+" fill="(#\w+)"/>', svg
+    )
+    return [(m[5], Box(float(m[1]), float(m[2]), float(m[1]) + float(m[3]), float(m[2]) + float(m[4]))) for m in found]
+
+
+@pytest.mark.parametrize("path", examples(FIRETEAM), ids=lambda p: p.stem)
+def test_an_area_name_on_a_patterned_piece_sits_in_a_clearing_of_its_ground(path):
+    """Alder wood's name printed across its tree symbols: a name inside a patterned piece has a plate of the
+    piece's own fill under its whole box, drawn before its text; a name on plain ground or outside has none."""
+    drawing = fireteam_map(path)
+    svg = str(drawing.svg())
+    plates = _plates(svg)
+    scenario = load(path)
+    battle, _ = read(scenario)
+    patterned = {table.TERRAIN_STYLE[f.kind][0] for f in battle.terrain if table.TERRAIN_STYLE[f.kind][1]}
+    expected = 0
+    for placed in drawing.placement.placed:
+        label, box = placed.label, placed.box
+        if not (label.plate and label.outline and within(box.centre, label.outline)):
+            continue
+        expected += 1
+        assert label.plate in patterned
+        mine = [b for fill, b in plates if fill == label.plate and b.left <= box.left and b.right >= box.right]
+        assert any(abs(b.top - box.top) < 0.01 and abs(b.bottom - box.bottom) < 0.01 for b in mine), label.text
+    assert len(plates) == expected
+    if path.stem == "bridge":
+        assert expected >= 2  # Alder wood and Fox covert
+
+
+def test_the_map_note_gives_each_deployment_zone_in_inches(tmp_path):
+    """The bridge's Red Banner zone ends 10" down, between the map's 6" and 12" ticks: the note under the map says
+    each zone's edges in numbers, read from the scenario."""
+    assert main(["build", str(SCENARIOS / "bridge.yaml"), "--out", str(tmp_path)]) == 0
+    with pdfplumber.open(tmp_path / "bridge" / "bridge.pdf") as pdf:
+        text = " ".join(page.extract_text() for page in pdf.pages if "The table" in page.extract_text())
+    text = " ".join(text.split())
+    assert (
+        "Deployment: Federal Rangers 0–28″ across and 38–48″ down; Red Banner Militia 48–72″ across and 0–10″ down."
+        in text
+    )

@@ -8,7 +8,7 @@ from html import escape
 from markupsafe import Markup
 
 from ... import fonts
-from ...labels import Box, Label, Placement, around, beside_line, leader_svg, line_blocks, text_width
+from ...labels import Box, Label, Placement, around, beside_line, leader_svg, line_blocks, text_width, within
 from ...svg import EDGE_BAND, MARK_GAP_MM, MapFrame, edge_names, map_frames, points, roomiest, shape_path, side_pattern
 from .models import Rules
 
@@ -147,14 +147,16 @@ class TableMap:
         if pattern:
             self.layers.append(f'{outline} fill="url(#{pattern})" stroke="none"/>')
         if label:
-            self._area_label(label, anchor, ring)
+            self._area_label(label, anchor, ring, fill if pattern else None)
 
-    def _area_label(self, text: str, anchor: tuple[float, float], ring: list[tuple[float, float]]) -> None:
+    def _area_label(
+        self, text: str, anchor: tuple[float, float], ring: list[tuple[float, float]], ground: str | None
+    ) -> None:
         fs = self.font
         width, height = text_width(text, fs), fs * 1.2
         # inside its piece first; a name too long for it steps out, further each ring, on a leader line from its edge
         spots = around(anchor[0], anchor[1], width, height, fs * 0.5, steps=10)
-        self.pending.append((2, Label(text, fs, anchor, spots, kind="terrain", outline=ring)))
+        self.pending.append((2, Label(text, fs, anchor, spots, kind="terrain", outline=ring, plate=ground)))
 
     def _line_label(self, text: str, line: list[tuple[float, float]], line_width: float, kind_id: str) -> None:
         """A road's, river's, wall's or hedge's name beside the line, never on it."""
@@ -221,6 +223,13 @@ class TableMap:
         if label.badge:
             shape, colour, r = label.badge
             out += f'<g fill="{colour}" stroke="#000" stroke-width="0.12">{shape_path(shape, placed.box.left + r * 1.2, cy, r)}</g>'
+        if label.plate and label.outline and within(placed.box.centre, label.outline):
+            # a name inside a patterned piece sits in a clearing of the piece's own ground: no tree runs through it
+            pad = fs * 0.3
+            out += (
+                f'<rect x="{placed.box.left - pad:.2f}" y="{placed.box.top:.2f}" width="{placed.box.width + 2 * pad:.2f}" '
+                f'height="{placed.box.height:.2f}" rx="{pad:.2f}" fill="{label.plate}"/>'
+            )
         # a white halo drawn first, then the text: WeasyPrint ignores paint-order
         common = (
             f'x="{cx:.2f}" y="{cy + fs * 0.35:.2f}" font-size="{fs:.2f}" font-weight="{weight}" text-anchor="middle"'
@@ -293,7 +302,10 @@ class TableMap:
         legend = self._legend_svg(D + m * 0.5 + band) if legend_rows else ""
         view_height = D + 2 * m + (legend_height - m * 0.5 if legend_rows else 0) + 2 * band
         edges = edge_names(-m, -m, W + m, D + m * 0.5, self.font) if band else ""
-        body = "\n".join(self.layers)
+        # terrain ends at the table's edge: a road or river running off it stops at the frame, square ends and all
+        clip = f"table-{W:g}x{D:g}"  # the same size, the same rectangle: two maps on one page may share it
+        body = f'<g clip-path="url(#{clip})">' + "\n".join(self.layers) + "</g>"
+        self.defs.append(f'<clipPath id="{clip}"><rect x="0" y="0" width="{W:g}" height="{D:g}"/></clipPath>')
         left, top, view_width = -m - band, -m - band, W + 2 * m + 2 * band
         width_mm = view_width * self.scale
         height_mm = view_height * self.scale

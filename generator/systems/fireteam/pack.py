@@ -113,9 +113,19 @@ def _force(rules: Rules, weapons: dict, view, side, prepared) -> dict:
         "teams": teams,
         "vehicles": vehicles,
         "figures": count,
+        "deployment": _zone(side.deployment),
         # seed 001: a side withdraws once it "has lost more than 50% of the starting number"
         "break_losses": int(count * rules.morale.side_loss) + 1,
     }
+
+
+def _zone(rect) -> str:
+    """A deployment zone's edges in the map's measures, "0–28″ across and 38–48″ down": a zone's edge between two of
+    the map's 6″ ticks is read here, not guessed from the drawing."""
+    if not rect:
+        return ""
+    x, y, width, depth = rect
+    return f"{x:g}\u2013{distance(f'{x + width:g}')} across and {y:g}\u2013{distance(f'{y + depth:g}')} down"
 
 
 def _range(weapon) -> str:
