@@ -271,7 +271,11 @@ def test_a_vehicle_fires_by_its_crews_quality(built):
     pack, _ = built("relay-station")
     text = " ".join(" ".join(page.extract_text() for page in PdfReader(pack).pages).split())
     after = text.split("Warthog armoured car wheeled vehicle", 1)[1]
-    assert "Firing at: chance to HIT per shot, in each cover, without and with a leader’s +1 Target" in after
+    # the rule's leader commands figures: for a vehicle's crew it is a reading, and says so (a second reader)
+    assert (
+        "Firing at: chance to HIT per shot, in each cover, without and with a leader’s +1 (this pack’s reading: a"
+        " friendly leader within 9″ of the vehicle) Target"
+    ) in after
 
 
 def test_a_distance_in_an_odds_sentence_carries_its_inch_mark(built):

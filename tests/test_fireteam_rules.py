@@ -259,3 +259,49 @@ def test_the_hth_bonus_rule_in_words_names_the_weapons_the_table_gives_it():
         elif name.endswith("rifle"):
             assert name.split()[0] in rule, weapon.name  # "not civilian or sniper rifles"
     assert "submachine gun" in reference and "hth weapon in the weapons table" in reference
+
+
+def test_a_vehicles_damage_record_says_what_a_hit_ticks_and_what_a_full_row_takes(tmp_path, monkeypatch):
+    """Issue 11 (a second fresh read): the Warthog's damage boxes said nothing of what a HIT does. The record's rows,
+    boxes, what a full row takes away and what a HIT ticks are rule data, printed on the roster as this pack's
+    reading; a club's edit changes the roster."""
+    from generator.build import load
+
+    pack = SYSTEM.pack(SYSTEM.prepare(load("scenarios/relay-station.yaml"), 1))
+    (warthog,) = [v for force in pack["forces"] for v in force["vehicles"]]
+    assert [(row["name"], row["boxes"], row["lost"]) for row in warthog["damage"]] == [
+        ("Vehicle machine gun", 2, "It cannot fire."),
+        ("Movement", 2, "The vehicle cannot move."),
+        ("Crew", 3, "The vehicle is out of the game."),
+    ]
+    assert pack["vehicle_rules"]["hit"].startswith("Each HIT ticks one box: the firer rolls a D6, 1–2 a weapon")
+    assert pack["vehicle_rules"]["dice"] == 3 and pack["vehicle_rules"]["armour"] == "vehicle armour +2"
+
+    system = _edited_system(
+        tmp_path,
+        monkeypatch,
+        [
+            (
+                '{name: crew, boxes: 3, lost: "The vehicle is out of the game."}',
+                '{name: crew, boxes: 4, lost: "Bailed out."}',
+            ),
+            ("  vehicle_dice: 3", "  vehicle_dice: 2"),
+        ],
+    )
+    edited = system.pack(system.prepare(load("scenarios/relay-station.yaml"), 1))
+    (warthog,) = [v for force in edited["forces"] for v in force["vehicles"]]
+    assert warthog["damage"][-1] == {"name": "Crew", "weapon": None, "boxes": 4, "lost": "Bailed out."}
+    assert edited["vehicle_rules"]["dice"] == 2
+
+
+def test_a_damage_row_the_roster_cannot_draw_is_refused(muster, house_rules):
+    """The roster knows three rows (each weapon, movement, crew); rule data naming another is refused at the name,
+    with the rows it expects."""
+    copy, line, column = house_rules("{name: movement, boxes: 2,", "{name: movment, boxes: 2,")
+    _refused(
+        muster,
+        copy,
+        line,
+        column + len("{name: "),
+        "vehicles.damage[1].name: expected one of weapon, movement, crew (got 'movment') (did you mean 'movement'?)",
+    )

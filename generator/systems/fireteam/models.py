@@ -64,12 +64,36 @@ class Cover(Model):
 
 
 @dataclass(frozen=True)
+class DamageTrack(Model):
+    """One row of a vehicle's damage record: boxes to tick and what the vehicle loses once all are ticked."""
+
+    name: str = key(NAME, "What the row records: weapon (one row for each of the vehicle's weapons), movement or crew.")
+    boxes: int = key(Int(1, 10), "Boxes in the row.")
+    lost: str = key(RULE, "What happens once every box of the row is ticked.")
+
+
+@dataclass(frozen=True)
 class Vehicles(Model):
     """Vehicles."""
 
     kinds: list = key(ListOf(NAME, min=1), "The kinds of vehicle a scenario may name.")
     rule: str = key(RULE, "The rule in a sentence.")
+    damage: list = key(
+        UniqueNames(Typed(DamageTrack), min=1, what="damage row"), "The rows of every vehicle's damage record."
+    )
+    damage_hit: str = key(RULE, "Which box a HIT on a vehicle ticks.")
     damage_note: Note = key(Typed(Note), "How vehicle damage is recorded.")
+
+    def after(self, path, checker):
+        for i, track in enumerate(self.damage):
+            if track.name not in DAMAGE_ROWS:
+                checker.report(
+                    path + ("damage", i, "name"),
+                    f"expected one of {', '.join(DAMAGE_ROWS)} (got {track.name!r}){suggest(track.name, DAMAGE_ROWS)}",
+                )
+
+
+DAMAGE_ROWS = ("weapon", "movement", "crew")  # a vehicle's record: a row per weapon, its movement, its crew
 
 
 @dataclass(frozen=True)

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from ...distances import distance
+from ...distances import distance, inch_marks
 from . import odds
 from .models import Rules
 from .roster import carried, figures
@@ -37,6 +37,12 @@ def pack_data(rules: Rules, prepared, tables: list, leaves_out: frozenset[str]) 
         "team_withdraw_at": rules.morale.team_withdraw_at,
         "hth_rule": _hth_rule(rules),
         "left_out": _left_out(rules),
+        "vehicle_rules": {
+            "dice": rules.movement.vehicle_dice,
+            "armour": f"{rules.vehicle_armour.name.lower()} +{rules.vehicle_armour.fire_defence}",
+            "hit": rules.vehicles.damage_hit,
+            "leader": _vehicle_leader(rules),
+        },
     }
 
 
@@ -102,6 +108,7 @@ def _force(rules: Rules, weapons: dict, view, side, prepared) -> dict:
             "quality": v.quality,
             "player": v.player or "",
             "weapons": [weapons[w] for w in v.weapons],
+            "damage": _damage_rows(rules, [weapons[w] for w in v.weapons]),
             # a vehicle has its own Fire cards (seed 001) and fires by its crew's quality like any figure
             "matchups": _matchups(rules, view.index, [(v.quality, "")], [weapons[w] for w in v.weapons], prepared),
         }
@@ -117,6 +124,28 @@ def _force(rules: Rules, weapons: dict, view, side, prepared) -> dict:
         # seed 001: a side withdraws once it "has lost more than 50% of the starting number"
         "break_losses": int(count * rules.morale.side_loss) + 1,
     }
+
+
+def _vehicle_leader(rules: Rules) -> str:
+    """The leader's bonus as a vehicle's firing table reads it: the rule names a leader, not a crew, so a friendly
+    leader near the vehicle is this pack's reading, said where the player reads the table."""
+    leader = next((m for m in rules.fire.attacker if m.id == "leader"), None)
+    if leader is None:
+        return ""
+    near = inch_marks(f"{leader.name[0].lower()}{leader.name[1:]}")
+    return f"a leader’s {leader.value:+d} (this pack’s reading: a friendly {near} of the vehicle)"
+
+
+def _damage_rows(rules: Rules, weapons: list) -> list[dict]:
+    """A vehicle's damage record from the rule data's rows: one row for each weapon it carries (its level and
+    range beside it), then movement and crew, each with its boxes and what a full row takes away."""
+    rows = []
+    for track in rules.vehicles.damage:
+        if track.name == "weapon":
+            rows += [{"name": w.name, "weapon": w, "boxes": track.boxes, "lost": track.lost} for w in weapons]
+        else:
+            rows.append({"name": track.name.capitalize(), "weapon": None, "boxes": track.boxes, "lost": track.lost})
+    return rows
 
 
 def _zone(rect) -> str:
