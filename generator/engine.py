@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import logging
+import re
 import time
 from pathlib import Path
 
@@ -47,6 +48,13 @@ def _lay_out(html: str, base: Path, fetcher, tags: bool = True) -> tuple[object,
         laid_out, _, unfit = fit.fit(html, layout)
         return laid_out, unfit
     laid_out = layout(html)
+    if "</head>" in html:
+        for sheet in sheets_after_blank(laid_out, html):
+            # the page before a pull-out sheet is mostly blank: let the sheet follow on it when it fits whole there,
+            # and keep that layout if it saves the page (the Ford's roster page held one short roster, 20% used)
+            joined = layout(html.replace("</head>", JOIN.format(id=sheet) + "</head>", 1))
+            if len(joined.pages) < len(laid_out.pages):
+                laid_out, html = joined, html.replace("</head>", JOIN.format(id=sheet) + "</head>", 1)
     if 0 < closing_lines(laid_out) < CLOSING_LINES_LEAST and "</head>" in html:
         # the last page holds only the last few lines of the notes: set the reference closer and keep that
         # layout if it saves the page (a sheet of paper for two lines is what a publisher would never print)
@@ -54,6 +62,53 @@ def _lay_out(html: str, base: Path, fetcher, tags: bool = True) -> tuple[object,
         if len(tight.pages) < len(laid_out.pages):
             return tight, []
     return laid_out, []
+
+
+# a sheet a player pulls out (muster.css: section.part.sheet) starts a page, unless the page before it would use less
+# than this share of its height: then it may follow there, whole (it moves on to its own page when it does not fit)
+SHEET_JOIN_BELOW = 1 / 3
+JOIN = "<style>section.part.sheet#{id} {{ break-before: auto; break-inside: avoid; margin-top: 9mm; }}</style>"
+_SHEET = re.compile(r'<section class="part sheet[^"]*" id="([\w-]+)"')
+
+
+def sheets_after_blank(document, html: str) -> list[str]:
+    """The ids of the sheets whose page follows one that uses less than SHEET_JOIN_BELOW of its height."""
+    ids = _SHEET.findall(html)
+    if not ids:
+        return []
+    first_page: dict[str, int] = {}
+    used: list[float] = []
+    for number, page in enumerate(document.pages):
+        box = page._page_box
+        top, height = box.content_box_y(), box.height
+        lowest = top
+        for found in _descendants(box):
+            element = getattr(found, "element", None)
+            if element is not None and element.tag == "section" and element.get("id") in ids:
+                first_page.setdefault(element.get("id"), number)
+            if _inked(found):
+                lowest = max(lowest, found.position_y + found.margin_height())
+        used.append((lowest - top) / height if height else 1.0)
+    return [id for id in ids if first_page.get(id, 0) > 0 and used[first_page[id] - 1] < SHEET_JOIN_BELOW]
+
+
+def _descendants(box):
+    from weasyprint.formatting_structure import boxes
+
+    stack = list(getattr(box, "children", ()))
+    while stack:
+        found = stack.pop()
+        if isinstance(found, boxes.MarginBox):
+            continue  # running heads and page numbers
+        yield found
+        stack.extend(getattr(found, "children", ()))
+
+
+def _inked(box) -> bool:
+    """A box that prints something where it stands: a line of text, a picture, a table row."""
+    from weasyprint.formatting_structure import boxes
+
+    return isinstance(box, (boxes.LineBox, boxes.ReplacedBox, boxes.TableRowBox))
 
 
 CLOSING_LINES_LEAST = 8  # fewer lines than this on a document's last page, after a full page, is a stray tail

@@ -540,3 +540,27 @@ def test_no_table_leaves_a_row_alone_on_a_page(tmp_path, name, system, part, hea
     split = [rows for rows in table_fragments(document) if len(rows) > 1]
     assert split, "no table ran onto a new page: the test proves nothing"
     assert [rows for rows in split if 1 in rows] == []
+
+
+def test_a_sheet_follows_a_mostly_blank_page_when_it_fits_there_whole():
+    """Issue 11: a pull-out sheet (a tracker, a run-sheet) starts a page, so a short part before it left a page
+    mostly blank (the Ford's second page held one roster, a fifth of it used). When the page before a sheet uses
+    less than a third of its height, the sheet may follow on it if it fits there whole; a sheet that does not fit
+    still starts its own page, whole."""
+    from generator.engine import render_pdf
+
+    def html(rows: int) -> str:
+        table = "".join(f"<tr><td>Turn {n}</td><td>&#9744;</td></tr>" for n in range(rows))
+        return (
+            '<html lang="en"><head><link rel="stylesheet" href="muster.css"></head><body>'
+            '<section class="part" id="forces"><h2 class="part">Forces</h2><p>One short roster.</p></section>'
+            f'<section class="part sheet" id="tracker"><h2 class="part">Turn tracker</h2><table>{table}</table>'
+            "</section></body></html>"
+        )
+
+    assert render_pdf(html(12), TEMPLATES, tags=False)[1] == 1  # fits under the roster: one page, not two
+    pdf, pages = render_pdf(html(45), TEMPLATES, tags=False)  # taller than the rest of the page: it starts one
+    assert pages == 2
+    with pdfplumber.open(__import__("io").BytesIO(pdf)) as opened:
+        assert "Turn tracker" not in opened.pages[0].extract_text()
+        assert opened.pages[1].extract_text().startswith("Turn tracker")
