@@ -184,18 +184,19 @@ def test_advantage_follows_the_rule_data():
 
 
 def test_tracker_has_a_box_per_turn_per_unit_and_tallies_per_side():
-    """Fourteen turns print as two tables of seven; every Unit of both sides has a row, every side three tally rows."""
+    """Fourteen turns print as two tables of seven; every Unit of both sides has a row. The Ford's Britons can
+    never instigate, so it tallies no Advantage; the Race's sides have three tally rows each."""
     sc = load(SCENARIOS / "warspike-hold-the-ford.yaml")
     tracker = WS.pack(WS.prepare(sc, 0))["tracker"]
     assert [c["turns"] for c in tracker["chunks"]] == [list(range(1, 8)), list(range(8, 15))]
     assert tracker["columns"] == 7 and all(c["pad"] == 0 for c in tracker["chunks"])
     units = [[r["name"] for r in s["rows"] if r["kind"] == "unit"] for s in tracker["sides"]]
     assert [sorted(names) for names in units] == [sorted(u.name for u in Army.of(side).units) for side in sc.sides]
-    assert [len(s["tallies"]) for s in tracker["sides"]] == [3, 3]
-    assert "Routing or retreating (count for Ordovices war band)" in [
-        t["label"] for t in tracker["sides"][0]["tallies"]
-    ]
+    assert [len(s["tallies"]) for s in tracker["sides"]] == [0, 0]
     assert [m.mark for m in tracker["marks"]] == ["A", "R", "C"]
+    race = WS.pack(WS.prepare(load(SCENARIOS / "warspike-bridge-race.yaml"), 0))["tracker"]
+    assert [len(s["tallies"]) for s in race["sides"]] == [3, 3]
+    assert "Routing or retreating (count for Landwehr Jäger)" in [t["label"] for t in race["sides"][0]["tallies"]]
 
 
 def test_a_long_game_pads_its_last_tracker_table():
@@ -448,3 +449,33 @@ def test_turn_one_where_one_side_cannot_instigate_says_the_coin_changes_nothing(
     text = first_turn(None, forces)
     assert "decides only" not in text
     assert "each turn Legio II Augusta becomes Instigator or passes, whoever wins the coin toss" in text
+
+
+@pytest.mark.parametrize("name, contested", [("warspike-hold-the-ford", False), ("warspike-bridge-race", True)])
+def test_the_tracker_tallies_advantage_only_where_it_can_pick_the_instigator(name, contested):
+    """Issue 11 (a second fresh read): the Ford's tracker printed an Instigator row of dashes and Advantage tallies
+    for the Britons, whose every Unit holds. Advantage only picks between sides that can instigate: with one such
+    side the coin toss decides each turn, so the tracker has no tally rows, no Advantage row and no Instigator
+    row for the side that can never take it, and its lead says why. The Race keeps them all."""
+    prepared = WS.prepare(load(SCENARIOS / f"{name}.yaml"), 1)
+    tracker = WS.pack(prepared)["tracker"]
+    assert tracker["advantage"] is contested
+    for army in tracker["sides"]:
+        assert bool(army["tallies"]) is contested
+    from generator.build import Options, choose_seed, compute, pack_html
+
+    scenario = load(SCENARIOS / f"{name}.yaml")
+    pack, _ = compute(scenario, choose_seed(scenario, None), Options(), with_cards=False)
+    html = pack_html(scenario, pack)
+    tracker_html = html[html.index('id="tracker"') : html.index('id="sequence"')]
+    assert ("Advantage to (next turn’s Instigator)" in tracker_html) is contested
+    assert ("Units moving forward" in tracker_html) is contested
+    instigator_rows = tracker_html.count("Instigator this turn</td>")
+    chunks = tracker_html.count('<table class="ws-tracker')
+    able = sum(1 for force in prepared.forces if force["can_instigate"])
+    assert instigator_rows == able * chunks
+    if not contested:
+        assert (
+            "Only Legio II Augusta can be Instigator, so no Advantage is tallied: the coin toss decides each turn."
+            in (" ".join(tracker_html.split()))
+        )

@@ -21,19 +21,23 @@ def tracker(turn_count: int, forces: list[dict], rules: Rules) -> dict:
     chunks = [
         {"turns": turns[i : i + width], "pad": width - len(turns[i : i + width])} for i in range(0, len(turns), width)
     ]
+    # Advantage only picks between sides that can instigate: where one side alone can (the other holds), the coin
+    # toss decides each turn and a tally would be counted for nothing
+    contested = sum(1 for force in forces if force["can_instigate"]) > 1
     sides = []
     for s, force in enumerate(forces):
         other = forces[1 - s]["side"].name
+        tallies = [
+            {"label": "Units moving forward", "hint": "own"},
+            {"label": f"Routing or retreating (count for {other})", "hint": "opponent"},
+            {"label": f"Total (own forward + routing or retreating of {other})", "hint": "total"},
+        ]
         sides.append(
             {
                 "side": force["side"],
                 "can_instigate": force["can_instigate"],
                 "rows": force["rows"],
-                "tallies": [
-                    {"label": "Units moving forward", "hint": "own"},
-                    {"label": f"Routing or retreating (count for {other})", "hint": "opponent"},
-                    {"label": f"Total (own forward + routing or retreating of {other})", "hint": "total"},
-                ],
+                "tallies": tallies if contested else [],
             }
         )
     return {
@@ -42,6 +46,8 @@ def tracker(turn_count: int, forces: list[dict], rules: Rules) -> dict:
         "turns": len(turns),
         "sides": sides,
         "marks": rules.per_turn.tracker_marks,
+        "advantage": contested,
+        "only": None if contested else next((f["side"].name for f in forces if f["can_instigate"]), None),
     }
 
 
