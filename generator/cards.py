@@ -10,6 +10,9 @@ BLEED = 3.0  # mm of background beyond the trim line, what print shops ask for
 MARK_GAP = 1.0  # mm between a cut mark and the nearest card or bleed edge, so no mark prints on a card
 MIN_MARK = 3.0  # mm: the shortest cut mark still worth drawing; it decides how many cards fit a sheet
 MARK_LONG = 10.0  # mm: the longest a mark in the margin runs (not across a last sheet's empty half)
+# mm of a back's colour printed past the outer trims of a home-print sheet's backs (no bleed): a duplex pass that
+# lands a little off shows colour at a card's edge, not a white sliver (with --bleed each back has its own 3 mm)
+OVERPRINT = 2.0
 
 
 @dataclass(frozen=True)
@@ -67,6 +70,25 @@ class Layout:
             x, y = self.front_slot((self.rows - 1 - row) * self.cols + col)
         dx, dy = self.back_offset
         return (round(x + dx, 3), round(y + dy, 3))
+
+    def backing(self, count: int) -> list[tuple[float, float, float, float]]:
+        """Rectangles (x, y, width, height) of back colour under the first `count` backs, each OVERPRINT larger
+        than its card on every side: past the outer trims it is waste cut away, between two cards it lies under
+        them. None with bleed, where every back already prints 3 mm past its trim."""
+        if self.bleed:
+            return []
+        out = []
+        for i in range(count):
+            x, y = self.back_slot(i)
+            out.append(
+                (
+                    round(x - OVERPRINT, 3),
+                    round(y - OVERPRINT, 3),
+                    round(self.card_w + 2 * OVERPRINT, 3),
+                    round(self.card_h + 2 * OVERPRINT, 3),
+                )
+            )
+        return out
 
     def cut_marks(self, count: int | None = None) -> list[tuple[float, float, float, float]]:
         """Lines (x1, y1, x2, y2) at every trim edge of the columns and rows that hold one of `count` cards (a
@@ -144,6 +166,7 @@ def sheets(fronts: list[dict], back: dict, layout: Layout, with_backs: bool = Tr
                     for i, card in enumerate(batch)
                 ],
                 "marks": layout.cut_marks(len(batch)),
+                "backing": [],
             }
         )
         if with_backs:
@@ -156,6 +179,7 @@ def sheets(fronts: list[dict], back: dict, layout: Layout, with_backs: bool = Tr
                         for i in range(len(batch))
                     ],
                     "marks": [],
+                    "backing": layout.backing(len(batch)),
                 }
             )
     return pages

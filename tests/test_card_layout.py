@@ -297,3 +297,36 @@ def test_a_command_points_row_keeps_its_boxes_on_one_line(size):
             assert sum(w["text"].isdigit() for w in on_line) >= 2, [w["text"] for w in on_line]
             assert not any(w["text"].isdigit() for w in below), [w["text"] for w in below]
     assert rows >= 2  # both sides' HQs
+
+
+@pytest.mark.parametrize("bleed", [False, True])
+@pytest.mark.parametrize("size", ["poker", "mini"])
+def test_a_backs_colour_runs_past_the_outer_trims_of_a_home_print_sheet(size, bleed):
+    """Issue 11 (a second fresh read): the backs stopped at the outer trims, so a duplex pass a millimetre off
+    showed a white sliver at the outer cards' edges. Read from the PDF: the back sheet's colour covers a band of
+    OVERPRINT past every outer trim of its backs (with --bleed each back's own 3 mm does it), and the paper beyond
+    stays white."""
+    from generator.cards import OVERPRINT
+
+    lay = layout("a4", size, bleed)
+    width, height = CARD_SIZES[size]
+    pdf = pdfplumber.open(io.BytesIO(sheet_pdf("bridge", size, bleed)))
+    back = pdf.pages[1]  # the first sheet's backs: a full sheet
+    image = back.to_image(resolution=144).original.convert("RGB")
+    scale = 144 / 25.4  # pixels per mm
+
+    def colour(x_mm: float, y_mm: float):
+        return image.getpixel((int(x_mm * scale), int(y_mm * scale)))
+
+    left = min(lay.back_slot(i)[0] for i in range(lay.per_sheet))
+    top = min(lay.back_slot(i)[1] for i in range(lay.per_sheet))
+    right = max(lay.back_slot(i)[0] for i in range(lay.per_sheet)) + width
+    bottom = max(lay.back_slot(i)[1] for i in range(lay.per_sheet)) + height
+    reach = BLEED if bleed else OVERPRINT
+    middle_x, middle_y = (left + right) / 2, (top + bottom) / 2
+    inside = [colour(left - reach + 0.5, middle_y), colour(right + reach - 0.5, middle_y)]
+    inside += [colour(middle_x + 3, top - reach + 0.5), colour(middle_x + 3, bottom + reach - 0.5)]
+    ground = colour(left + 1.5, middle_y)  # the back's own colour, inside a card by its frame
+    assert all(sum(abs(a - b) for a, b in zip(pixel, ground)) < 30 for pixel in inside), (inside, ground)
+    beyond = [colour(left - reach - 1.5, middle_y), colour(right + reach + 1.5, middle_y)]
+    assert all(pixel == (255, 255, 255) for pixel in beyond), beyond
