@@ -305,3 +305,19 @@ def test_a_damage_row_the_roster_cannot_draw_is_refused(muster, house_rules):
         column + len("{name: "),
         "vehicles.damage[1].name: expected one of weapon, movement, crew (got 'movment') (did you mean 'movement'?)",
     )
+
+
+def test_a_contact_weapon_that_fires_is_refused(muster, house_rules):
+    """Issue 11 (a second fresh read): the Improvised weapon (level 1, range 0) read on the roster as a weapon that
+    fires at one figure in base contact, where figures fight hand to hand. A range-0 weapon is an HTH weapon:
+    rule data giving it a level is refused at the level."""
+    copy, line, column = house_rules(
+        "{name: Improvised weapon, class: hth, level: 0,", "{name: Improvised weapon, class: hth, level: 1,"
+    )
+    _refused(
+        muster,
+        copy,
+        line,
+        column + len("{name: Improvised weapon, class: hth, level: "),
+        "weapons[6].level: a weapon used only in base contact (range 0) is an HTH weapon: class hth, level 0",
+    )

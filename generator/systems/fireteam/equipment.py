@@ -29,6 +29,13 @@ class Weapon(Model):
     def after(self, path, checker):
         if self.explosive != (self.blast > 0):
             checker.report(path + ("blast",), "an explosive weapon has a blast radius, and only an explosive one")
+        if self.range == 0 and (self.level or self.kind != "hth"):
+            # a weapon of range 0 reaches only base contact, where figures fight hand to hand and never fire: a
+            # level there read as a firing weapon (the roster's Improvised weapon, level 1, range "contact")
+            checker.report(
+                path + ("level" if self.level else "class",),
+                "a weapon used only in base contact (range 0) is an HTH weapon: class hth, level 0",
+            )
 
 
 @dataclass(frozen=True)
