@@ -479,3 +479,17 @@ def test_the_tracker_tallies_advantage_only_where_it_can_pick_the_instigator(nam
             "Only Legio II Augusta can be Instigator, so no Advantage is tallied: the coin toss decides each turn."
             in (" ".join(tracker_html.split()))
         )
+
+
+def test_a_blocks_level_tag_is_left_off_where_its_name_already_says_it():
+    """Issue 11 (a second fresh read): "First pair Pair of Contubernia" read as a stammer. The level's tag is left
+    off where the Block's name already holds the level or its head word; it stays where the name does not say it."""
+    from generator.systems.warspike.roster import level_tag
+
+    assert level_tag("First pair", "Pair of Contubernia") == ""
+    assert level_tag("1 Platoon", "Platoon") == ""
+    assert level_tag("Half-Centuria", "Half-Centuria") == ""
+    assert level_tag("Ford line", "War band") == "War band"
+    assert level_tag("Jäger Zug", "Platoon") == "Platoon"
+    rows = WS.pack(WS.prepare(load(SCENARIOS / "warspike-hold-the-ford.yaml"), 0))["forces"][0]["rows"]
+    assert {r["name"]: r["level_tag"] for r in rows if r["kind"] == "block"}["First pair"] == ""

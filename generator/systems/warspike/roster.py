@@ -57,8 +57,7 @@ def block_facts(organisation: Organisation, name: str, units: dict[str, dict]) -
         "kind": "block",
         "name": name,
         "level": block.level,
-        # the level as a tag beside the name, unless the name already says it ("1 Platoon", "Half-Centuria")
-        "level_tag": "" if not block.level or block.level.lower() in name.lower() else block.level,
+        "level_tag": level_tag(name, block.level),
         "follows": block.follows,
         "leader": lead["leader"],
         "mentality": lead["mentality"],
@@ -102,3 +101,13 @@ def forces(organisation: Organisation, sides: list, armies: list[Army], distance
             }
         )
     return out
+
+
+def level_tag(name: str, level: str) -> str:
+    """A Block's level as a tag beside its name, unless the name already says it: "1 Platoon" (Platoon), "Half-
+    Centuria", "First pair" (Pair of Contubernia: "First pair Pair of Contubernia" read as a stammer)."""
+    if not level:
+        return ""
+    head = level.split()[0].lower()
+    words = name.lower().replace("-", " ").split()
+    return "" if level.lower() in name.lower() or head in words else level
