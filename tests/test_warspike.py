@@ -184,12 +184,12 @@ def test_advantage_follows_the_rule_data():
 
 
 def test_tracker_has_a_box_per_turn_per_unit_and_tallies_per_side():
-    """Fourteen turns print as two tables of seven; every Unit of both sides has a row. The Ford's Britons can
+    """Fourteen turns print as one table of fourteen; every Unit of both sides has a row. The Ford's Britons can
     never instigate, so it tallies no Advantage; the Race's sides have three tally rows each."""
     sc = load(SCENARIOS / "warspike-hold-the-ford.yaml")
     tracker = WS.pack(WS.prepare(sc, 0))["tracker"]
-    assert [c["turns"] for c in tracker["chunks"]] == [list(range(1, 8)), list(range(8, 15))]
-    assert tracker["columns"] == 7 and all(c["pad"] == 0 for c in tracker["chunks"])
+    assert [c["turns"] for c in tracker["chunks"]] == [list(range(1, 15))]
+    assert tracker["columns"] == 14 and all(c["pad"] == 0 for c in tracker["chunks"])
     units = [[r["name"] for r in s["rows"] if r["kind"] == "unit"] for s in tracker["sides"]]
     assert [sorted(names) for names in units] == [sorted(u.name for u in Army.of(side).units) for side in sc.sides]
     assert [len(s["tallies"]) for s in tracker["sides"]] == [0, 0]
@@ -200,11 +200,13 @@ def test_tracker_has_a_box_per_turn_per_unit_and_tallies_per_side():
 
 
 def test_a_long_game_pads_its_last_tracker_table():
-    """Twenty-five turns print as three tables of nine columns, the last padded, so the columns line up page to page."""
-    sc = scenario_from(PLATOON + "turns: 25\n")
-    tracker = WS.pack(WS.prepare(sc, 0))["tracker"]
-    assert [len(c["turns"]) for c in tracker["chunks"]] == [9, 9, 7]
-    assert [c["pad"] for c in tracker["chunks"]] == [0, 0, 2]
+    """Thirty turns print as three tables of ten columns; twenty-five as two of thirteen, the last padded, so the
+    columns line up page to page."""
+    for turns, widths, pads in ((30, [10, 10, 10], [0, 0, 0]), (25, [13, 12], [0, 1])):
+        sc = scenario_from(PLATOON + f"turns: {turns}\n")
+        tracker = WS.pack(WS.prepare(sc, 0))["tracker"]
+        assert [len(c["turns"]) for c in tracker["chunks"]] == widths
+        assert [c["pad"] for c in tracker["chunks"]] == pads
 
 
 def test_odds_json_is_the_coin_toss_only(muster):

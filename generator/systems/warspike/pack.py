@@ -9,7 +9,7 @@ from .models import Rules
 from .roster import number
 from .scenario import DISTANCE_UNITS
 
-TRACKER_TURNS_PER_TABLE = 12  # turn columns that fit across A4 and Letter beside the Unit names
+TRACKER_TURNS_PER_TABLE = 14  # turn columns that fit across A4 and Letter beside the Unit names, each box 5 mm wide
 
 
 def tracker(turn_count: int, forces: list[dict], rules: Rules) -> dict:
