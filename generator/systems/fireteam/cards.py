@@ -136,8 +136,8 @@ def _modifier(modifier, rules: Rules) -> str:
         return f"cover: {levels}"
     name = re.sub(r"\s*\([^()]*\)$", "", modifier.name)
     text = f"+{modifier.value} {_lower(name)}"
-    if isinstance(modifier.times, int) and modifier.times > 1:
-        text += f", at most +{modifier.value * modifier.times}"
+    if modifier.most is not None:
+        text += f", at most {modifier.most:+d}"
     return text
 
 

@@ -33,6 +33,12 @@ class FireModifier(Model):
     )
     vehicles_only: bool = key(Bool(), "Whether it applies to vehicles only.", default=False)
 
+    @property
+    def most(self) -> int | None:
+        """The most it adds when it may apply a counted number of times (suppression: +1 each, at most +3); None
+        for one that applies once, or as far as a table reaches (quality steps, cover)."""
+        return self.value * self.times if isinstance(self.times, int) and self.times > 1 else None
+
 
 @dataclass(frozen=True)
 class Fire(Model):

@@ -61,7 +61,7 @@ def _left_out(rules: Rules) -> list[str]:
         for m in modifiers:
             if f"{side}.{m.id}" in IN_THE_TABLE:
                 continue
-            most = f", at most {m.value * m.times:+d}" if isinstance(m.times, int) and m.times > 1 else ""
+            most = f", at most {m.most:+d}" if m.most is not None else ""
             out.append(f"{m.name[0].lower()}{m.name[1:]}, {m.value:+d} to the {who}{most}")
     return out
 
