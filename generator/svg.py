@@ -9,6 +9,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from html import escape
 
+from .cards import PAPERS
 from .labels import text_width
 
 MIN_TEXT_PT = 7.1  # the print floor is 7 pt; a little over it so rounding in the PDF never dips below
@@ -18,7 +19,7 @@ MARK_GAP_MM = 0.45  # clear paper, as printed, kept between any two marks a map'
 # A map prints on a page of its own, portrait or landscape, whichever shows it larger. It is drawn to fit the
 # printable area of either paper (the smaller of A4 and Letter, less the page margins of templates/muster.css),
 # under its part's heading and over its legend, so one drawing serves both papers.
-PAPER_MM = {"a4": (210.0, 297.0), "letter": (215.9, 279.4)}
+PAPER_MM = PAPERS  # width and height in mm, one table for the pages and the card sheets (generator/cards.py)
 PAGE_MARGIN_MM = (14.0, 13.0, 15.0, 13.0)  # top, right, bottom, left: the @page margin in templates/muster.css
 HEADING_MM = 16.0  # a part's heading (h2.part), its rule and the space under it, with room for another font
 
