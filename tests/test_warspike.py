@@ -495,3 +495,22 @@ def test_a_blocks_level_tag_is_left_off_where_its_name_already_says_it():
     assert level_tag("Jäger Zug", "Platoon") == "Platoon"
     rows = WS.pack(WS.prepare(load(SCENARIOS / "warspike-hold-the-ford.yaml"), 0))["forces"][0]["rows"]
     assert {r["name"]: r["level_tag"] for r in rows if r["kind"] == "block"}["First pair"] == ""
+
+
+@pytest.mark.parametrize("name, contested", [("warspike-hold-the-ford", False), ("warspike-bridge-race", True)])
+def test_the_sequence_and_reference_say_when_advantage_is_not_tallied_in_this_battle(name, contested):
+    """Issue 11 (a third fresh read): the Ford's tracker said no Advantage is tallied, while its turn sequence and
+    quick reference told players to tally it: both now say, for this battle, that the coin toss decides every
+    turn; the Race, where both sides may instigate, prints the rule alone."""
+    from generator.build import Options, choose_seed, compute, pack_html
+
+    scenario = load(SCENARIOS / f"{name}.yaml")
+    pack, _ = compute(scenario, choose_seed(scenario, None), Options(), with_cards=False)
+    html = " ".join(pack_html(scenario, pack).split())
+    sequence = html[html.index('id="sequence"') : html.index('id="reference"')]
+    reference = html[html.index('id="reference"') :]
+    assert ("<b>In this battle</b> only Legio II Augusta can be Instigator" in sequence) is not contested
+    assert (
+        "<b>In this battle</b> only Legio II Augusta can be Instigator, so the coin toss" in reference
+    ) is not contested
+    assert "In this battle" not in (sequence + reference) or not contested
