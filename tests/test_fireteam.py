@@ -7,6 +7,7 @@ from fractions import Fraction
 from pathlib import Path
 
 import icepool
+import pytest
 from conftest import SCENARIOS
 from pypdf import PdfReader
 
@@ -385,9 +386,9 @@ def test_a_figure_of_another_quality_fires_and_is_fired_at_by_its_own_chances():
     assert "Ranger Bravo: Cpl Orr" in targets
     orr = next(row for row in one["matchups"][0]["rows"] if row["enemy"] == "Ranger Bravo: Cpl Orr")
     assert orr["quality"] == "Elite"
-    assert [r["quality"] for r in bravo["recovery_others"]] == ["Elite"]
+    # an Elite recovers as a Good figure does (+1 for Good or Elite): Orr's chance is the team's, printed once
     elite = odds.recover(odds.recovery_modifier(RULES, "medium", "Elite", False), RULES)
-    assert bravo["recovery_others"][0]["base"] == elite
+    assert bravo["recovery"]["base"] == elite and bravo["recovery_others"] == []
     for force in prepared.forces:
         for team in force.teams:
             assert _quality_groups(team, RULES)[0] == (team.quality, "")
@@ -420,3 +421,22 @@ def test_relay_stations_perimeter_has_the_gate_its_briefing_storms():
     (x0, y0), (x1, y1), (rx, ry) = line[0], line[-1], road["line"][-1]
     assert y0 == y1 == ry and min(x0, x1) < rx < max(x0, x1)
     assert "storms the gate" in data["briefing"]
+
+
+@pytest.mark.parametrize("name", ["bridge", "relay-station"])
+def test_a_figure_is_named_beside_its_teams_recovery_only_when_its_chance_differs(name):
+    """Issue 11 (a third fresh read): bridge's roster printed "Cpl Orr (Elite) 72%, helped 83%" after a Good team's
+    own "recovers 72%, ... near 83%": an Elite recovers as a Good figure does. A figure of another quality is named
+    only where its chances differ (Relay Station's Mags, Elite in a Fair team, stays)."""
+    from generator.build import load
+
+    system = get("fireteam-tomorrow")
+    pack = system.pack(system.prepare(load(f"scenarios/{name}.yaml"), 1))
+    others = {}
+    for force in pack["forces"]:
+        for team in force["teams"]:
+            for other in team["recovery_others"]:
+                assert {k: other[k] for k in team["recovery"]} != team["recovery"], (team["name"], other["figures"])
+                others[team["name"]] = other["figures"]
+    if name == "relay-station":
+        assert "Mags" in others["Gate watch"]

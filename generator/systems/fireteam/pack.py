@@ -85,11 +85,12 @@ def _force(rules: Rules, weapons: dict, view, side, prepared) -> dict:
             "group": team.group,
             "figures": _figure_rows(rules, team, weapons, armour[team.armour]),
             "recovery": _recovery(rules, team.armour, team.quality),
-            # a figure of another quality recovers by its own chance (seed 001: +1 if Good or Elite, +3 if Hero)
+            # a figure of another quality recovers by its own chance (seed 001: +1 if Good or Elite, +3 if Hero);
+            # one whose chance is the team's (an Elite in a Good team) is not named again with the same numbers
             "recovery_others": [
                 {"figures": names, "quality": quality, **_recovery(rules, team.armour, quality)}
                 for quality, names in _quality_groups(team, rules)
-                if names
+                if names and _recovery(rules, team.armour, quality) != _recovery(rules, team.armour, team.quality)
             ],
             "matchups": _matchups(
                 rules,
