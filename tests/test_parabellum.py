@@ -488,3 +488,30 @@ def test_a_mini_card_says_plainly_that_every_action_is_open():
     pack, sheet = compute(scenario, choose_seed(scenario, None), Options(card_size="mini"))
     html = render_html(scenario, pack, sheet)[1]
     assert "every one is open to it" not in html and "all open to this unit" in html
+
+
+def test_every_odds_columns_heading_stands_over_its_figures(built):
+    """Issue 11 (a third fresh read): in "What a Take Action! order buys" the figures were set right and their
+    headings left, so "0.83" read as part of the next column's "never". Read from the PDF: each heading of a column
+    of figures ends where its figures end."""
+    import pdfplumber
+
+    pack, _ = built("vesta-relay")
+    with pdfplumber.open(pack) as pdf:
+        page = next(p for p in pdf.pages if "What a Take Action! order buys" in (p.extract_text() or ""))
+        words = page.extract_words()
+    title = next(w for w in words if w["text"] == "buys" and w["top"] > 0)
+    table_top = title["bottom"]
+    for heading in ("no order", "ordered", "buys"):
+        last = heading.split()[-1]
+        header = next(w for w in words if w["text"] == last and w["top"] > table_top)
+        below = [
+            w
+            for w in words
+            if w["top"] > header["bottom"]
+            and w["top"] < header["bottom"] + 60
+            and abs(w["x1"] - header["x1"]) < 20
+            and w["text"].replace(".", "").replace("−", "").replace("-", "").isdigit()
+        ]
+        assert below, heading
+        assert all(abs(w["x1"] - header["x1"]) < 1.0 for w in below), (heading, header["x1"], [w["x1"] for w in below])
