@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import math
 import os
 from collections.abc import Iterable
 from dataclasses import dataclass
@@ -166,8 +167,15 @@ def check_card_fit(scenario: Scenario, card_size: str) -> None:
     longest that fits: the build's own fitting step (generator/fit.py, in WeasyPrint), so that a file validate
     passes never fails build for a name. Quick: the fronts alone, one of each set of names a card kind prints
     (a team's Move and Fire cards print the same names in the same boxes), and no pack."""
+    check_card_size(scenario.system, card_size)
+    names = unfit_names(scenario, card_size)
+    if names:
+        raise unfit_problems(scenario, UnfitText(names), card_size)
+
+
+def unfit_names(scenario: Scenario, card_size: str) -> list:
+    """The scenario's names (fit.Unfit with a path) that do not fit `card_size` even at their smallest size."""
     system = scenario.system
-    check_card_size(system, card_size)
     options = Options(card_size=card_size, fronts_only=True)
     prepared = system.prepare(scenario, choose_seed(scenario, None))
     fronts, seen = [], set()
@@ -178,9 +186,7 @@ def check_card_fit(scenario: Scenario, card_size: str) -> None:
             fronts.append(front)
     html = render_html_cards(scenario, card_sheet(prepared, common_context(prepared, options), options, fronts))
     _, unfit = lay_out(html, TEMPLATES)
-    names = [text for text in unfit if text.path]  # text from the rule data or Muster is not the file's problem
-    if names:
-        raise unfit_problems(scenario, UnfitText(names), card_size)
+    return [text for text in unfit if text.path]  # text from the rule data or Muster is not the file's problem
 
 
 PACK, CHAPTER, APPENDIX = "pack", "chapter", "appendix"
@@ -281,12 +287,15 @@ def unfit_problems(scenario: Scenario, err: UnfitText, card_size: str) -> Muster
     """Scenario text too long for its card as Problems at its key; text from elsewhere stays a render error."""
     card = f"a {card_size} card" if card_size else "its card"
     problems, others = [], []
+    roomier = _roomier(scenario, card_size) if any(unfit.path for unfit in err.unfit) else {}
     for unfit in err.unfit:
         if not unfit.path:
             others.append(f"{unfit.text!r} does not fit {card} even at {unfit.min_pt:g} pt")
             continue
         longest = unfit.text[: unfit.longest].rstrip()  # what fits, without the space a cut may end on
-        larger = " or print larger cards (--cards tarot)" if card_size in ("mini", "poker") else ""
+        # a larger size is offered only where the name fits it whole (a long side name fits no card at all)
+        fits = [size for size, paths in roomier.items() if unfit.path not in paths]
+        larger = f" or print larger cards ({' or '.join(f'--cards {size}' for size in fits)})" if fits else ""
         problems.append(
             scenario.doc.problem(
                 parse_path(unfit.path),
@@ -297,6 +306,14 @@ def unfit_problems(scenario: Scenario, err: UnfitText, card_size: str) -> Muster
     if others:
         return RenderError(f"{scenario.doc.file}: " + "; ".join(dict.fromkeys(others)))
     return InputProblems(problems)
+
+
+def _roomier(scenario: Scenario, card_size: str) -> dict[str, set[str]]:
+    """Each card size the system prints that is larger than `card_size`, smallest first, with the paths of the
+    names that do not fit it either: measured by the same fitting step, only when a name does not fit."""
+    area = {size: width * height for size, (width, height) in cards.CARD_SIZES.items()}
+    larger = sorted((s for s in scenario.system.card_sizes if area[s] > area.get(card_size, math.inf)), key=area.get)
+    return {size: {unfit.path for unfit in unfit_names(scenario, size)} for size in larger}
 
 
 def to_pdf(scenario: Scenario, html: str, card_size: str = "") -> bytes:

@@ -367,3 +367,31 @@ def test_with_bleed_the_bands_colour_runs_past_the_trim():
     ]
     wide = [r for r in coloured if abs(r["width"] / MM - (w + 2 * BLEED)) < 0.3]
     assert len(wide) == layout("a4", "poker", True).per_sheet, sorted({round(r["width"] / MM, 1) for r in coloured})
+
+
+@pytest.mark.parametrize("path", TOO_LONG, ids=[p.stem for p in TOO_LONG])
+def test_a_larger_card_is_offered_only_where_the_name_fits_it(path, muster, tmp_path):
+    """Issue 11 (a new user's trial): a 37-character side name too long for mini was told to 'print larger cards
+    (--cards tarot)', where it did not fit either. The problem offers each larger size the name fits, and none
+    when it fits no size: every size it offers validates clean, and every larger size it leaves out refuses."""
+    size = header(path, "cards")
+    checked = muster("validate", path, "--cards", size)
+    line = next(text for text in checked.err.splitlines() if header(path, "expect") in text)
+    offered = re.findall(r"--cards (\w+)", line)
+    larger = [
+        s for s in ("poker", "tarot") if CARD_SIZES[s][0] * CARD_SIZES[s][1] > CARD_SIZES[size][0] * CARD_SIZES[size][1]
+    ]
+    for other in larger:
+        again = muster("validate", path, "--cards", other)
+        assert (again.code == 0) is (other in offered), (other, line, again.err)
+
+
+def test_a_side_name_that_fits_no_card_is_told_to_shorten_it_alone(muster, tmp_path):
+    """A side name longer than any card's band holds (a side name prints on one line) offers no larger card."""
+    text = (ROOT / "scenarios" / "bridge.yaml").read_text(encoding="utf-8")
+    copy = tmp_path / "bridge.yaml"
+    copy.write_text(text.replace("name: Red Banner Militia", "name: Red Banner Militia of the Upper Kessel Valleys"))
+    checked = muster("validate", copy, "--cards", "mini")
+    assert checked.code == 1
+    (line,) = [text for text in checked.err.splitlines() if "does not fit" in text]
+    assert line.endswith(": shorten it"), line
