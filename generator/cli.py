@@ -13,7 +13,7 @@ from pathlib import Path
 
 # Ctrl-C before main() runs is answered by generator/__init__.py's handler, installed before this module loads.
 from . import INTERRUPTED, __version__, systems
-from .errors import InputProblems, MusterError, Problem, UsageError
+from .errors import InputProblems, MusterError, Problem, UsageError, quoted
 from .tables import Table
 
 # A file can hold a problem per value; past this many the rest are counted, not printed (a 4 KB file
@@ -214,7 +214,11 @@ def cmd_build(args) -> int:
 def cmd_calibrate(args) -> int:
     from .calibration import calibrate
 
-    print(calibrate(Path(args.out), args.paper, args.duplex, args.back_offset))
+    print(
+        calibrate(
+            _out_file(args.out, "calibration sheet", "calibration.pdf"), args.paper, args.duplex, args.back_offset
+        )
+    )
     return 0
 
 
@@ -261,15 +265,36 @@ def _write_statistics(target: Path | None):
     return write
 
 
+def _out_file(value: str, what: str, example: str) -> Path:
+    """--out for a command that writes one PDF: a file's name, refused up front as a usage error when it is empty
+    or names a folder (the write would fail only after the rendering, naming a temporary file)."""
+    if not value.strip():
+        raise UsageError(f"--out is empty: give the {what}'s file name, such as {example}")
+    out = Path(value)
+    if out.is_dir():
+        raise UsageError(f"--out {quoted(value)} is a folder: give the {what}'s file name, such as {out / example}")
+    return out
+
+
 def cmd_booklet(args) -> int:
     from .booklet import booklet
     from .build import Options
 
+    seen: dict[str, str] = {}
+    for path in args.scenarios:  # one file twice would print its chapter twice
+        try:
+            same = str(Path(path).resolve())
+        except OSError:
+            continue
+        if same in seen:
+            raise UsageError(f"{quoted(path)} is given twice (as {quoted(seen[same])}): each scenario prints once")
+        seen[same] = path
+    out = _out_file(args.out, "booklet", "booklet.pdf")
     statistics = _write_statistics(_statistics_target())
     print(
         booklet(
             args.scenarios,
-            Path(args.out),
+            out,
             args.config,
             Options(paper=args.paper),
             args.jobs,

@@ -63,3 +63,28 @@ def test_deck_passes_held_to_the_systems_own_bound(muster, scenario, most, word)
     # a new user's trial: --passes 0 said "from 1 to 1000", --passes 41 "1 to 40": one bound, said once
     none = muster("deck", scenario, "--passes", "0")
     assert none.code == 2 and "--passes 0: " in none.err and f"plays 1 to {most} {word}" in none.err
+
+
+def test_a_booklet_given_one_scenario_twice_is_a_usage_error(muster, tmp_path):
+    """A new user's trial: the same file given twice printed its chapter twice (and, with a config, blamed the
+    config's chapter list): it is refused before anything renders, naming both spellings, exit 2."""
+    out = tmp_path / "b.pdf"
+    result = muster("booklet", "scenarios/bridge.yaml", "./scenarios/bridge.yaml", "--out", out)
+    assert result.code == 2, result.err
+    assert "./scenarios/bridge.yaml is given twice (as scenarios/bridge.yaml): each scenario prints once" in result.err
+    assert not out.exists()
+
+
+@pytest.mark.parametrize("command", [["booklet", "scenarios/bridge.yaml"], ["calibrate"]])
+def test_an_out_that_is_a_folder_or_empty_is_a_usage_error_before_rendering(command, muster, tmp_path):
+    """A new user's trial: `--out output` (a folder) failed after every chapter rendered, naming a hidden temporary
+    file ('cannot write .../.output.j17gzzvs.part: Is a directory', exit 1); `--out ''` named another. Both are
+    usage errors up front, saying what to give."""
+    folder = tmp_path / "output"
+    folder.mkdir()
+    result = muster(*command, "--out", folder)
+    assert result.code == 2, result.err
+    assert f"--out {folder} is a folder: give the" in result.err and ".part" not in result.err
+    assert files_under(folder) == []
+    empty = muster(*command, "--out", "")
+    assert empty.code == 2 and "--out is empty: give the" in empty.err, empty.err
