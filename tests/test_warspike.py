@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import dataclasses
 import re
+from pathlib import Path
 
 import pytest
 from conftest import SCENARIOS
@@ -411,7 +412,8 @@ def test_a_unit_under_hold_orders_only_reacts_on_its_card_and_the_instigators_ma
     """Issue 11 (a fresh read of the WarSpike cards): a Unit under hold orders (3 Sec Alpha, every Ordovices Unit)
     had "HOLD ORDERS: holds its ground and reacts" above "Action or Reaction, one a turn", and the Instigator's
     marker said "Repeat until every one of your Units has acted". Its card offers a Reaction only, and where an
-    Instigator has such Units its marker says they are never activated."""
+    Instigator has such Units its marker says they never take an Action (a third reader: "never activated" read
+    against the glossary's "a Unit that responds with a Reaction is also activated")."""
     system = get("warspike")
 
     def cards_of(name: str) -> list[dict]:
@@ -425,7 +427,7 @@ def test_a_unit_under_hold_orders_only_reacts_on_its_card_and_the_instigators_ma
     def instigator(cards):
         return next(card for card in cards if card["kind"] == "marker instigator")["lines"]
 
-    assert "A Unit under hold orders only reacts: it is never activated." in instigator(race)
+    assert "A Unit under hold orders only reacts: it never takes an Action." in instigator(race)
     assert not any("hold orders" in line for line in instigator(ford))  # the Romans, the only Instigator, hold none
     from generator.build import Options, choose_seed, compute, render_html
 
@@ -514,3 +516,35 @@ def test_the_sequence_and_reference_say_when_advantage_is_not_tallied_in_this_ba
         "<b>In this battle</b> only Legio II Augusta can be Instigator, so the coin toss" in reference
     ) is not contested
     assert "In this battle" not in (sequence + reference) or not contested
+
+
+def test_a_unit_holding_its_ground_reacts_without_moving_by_the_rule_data(tmp_path, monkeypatch):
+    """Issue 11 (a third fresh read): a held Unit's card offered "Reaction only: Move · Shoot · Engage · Special"
+    while the Ford's Britons "never advance" and the rule says held Units "hold their ground": a Move Reaction goes
+    towards the enemy. The Reactions a held Unit may take are rule data (hold.reactions), printed on its card in
+    the Reactions' order, with a note saying it is this pack's reading; a free Unit keeps every option."""
+    system = get("warspike")
+    cards = system.cards(system.prepare(load(SCENARIOS / "warspike-hold-the-ford.yaml"), 1), "poker")
+    units = [card for card in cards if card["kind"] == "unit"]
+    assert {card["options"] for card in units if card["hold"]} == {"Shoot \u00b7 Engage \u00b7 Special"}
+    assert {card["options"] for card in units if not card["hold"]} == {"Move \u00b7 Shoot \u00b7 Engage \u00b7 Special"}
+    assert "never by Move" in system.rules.hold.reactions_note.note
+
+
+def test_a_hold_reaction_the_rules_do_not_have_is_refused(muster, tmp_path, monkeypatch):
+    """hold.reactions names Reactions: a misspelt one is refused at its place, with a close match."""
+    from generator import systems
+    from generator.systems.warspike import WarSpike
+
+    source = Path(get("warspike").folder) / "rules.yaml"
+    text = source.read_text(encoding="utf-8").replace(
+        "reactions: [Shoot, Engage, Special]", "reactions: [Shoot, Engag, Special]"
+    )
+    (tmp_path / "rules.yaml").write_text(text, encoding="utf-8")
+    system = WarSpike()
+    system.folder = tmp_path
+    monkeypatch.setitem(systems._loaded, "warspike", system)
+    result = muster("validate", "scenarios/warspike-hold-the-ford.yaml")
+    assert result.code == 1, result.err
+    assert "hold.reactions[1]: expected one of the Reactions' names" in result.err
+    assert "(got 'Engag') (did you mean 'Engage'?)" in result.err

@@ -62,7 +62,14 @@ class WarSpike(System):
         army is organised in Blocks, and whether any Unit holds."""
         blocks = any(force["blocks"] for force in prepared.forces)
         holding = any(force["holding"] for force in prepared.forces)
-        return {"Blocks": blocks, "blocks": blocks, self.rules.block_move.name: blocks, self.rules.hold.name: holding}
+        hold = self.rules.hold
+        return {
+            "Blocks": blocks,
+            "blocks": blocks,
+            self.rules.block_move.name: blocks,
+            hold.name: holding,
+            hold.reactions_note.name: holding,
+        }
 
     def pack(self, prepared: BlocksPrepared) -> dict:
         return pack.pack(prepared, self.rules)

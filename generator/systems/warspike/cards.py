@@ -29,12 +29,23 @@ def unit_card(force: dict, row: dict, options: str) -> dict:
     }
 
 
+def held_options(rules: Rules) -> str:
+    """What a Unit under hold orders may react with, in the Reactions' order: the rule data's reading."""
+    return " \u00b7 ".join(r.name for r in rules.reactions if r.name in rules.hold.reactions)
+
+
 def cards(forces: list[dict], rules: Rules) -> list[dict]:
     """A card per Unit, then one set of Action and Reaction cards and the two role markers (the roles change hands)."""
     options = " \u00b7 ".join(
         action.name for action in rules.actions
     )  # the Reactions have the same names (models.Rules)
-    out = [unit_card(force, row, options) for force in forces for row in force["rows"] if row["kind"] == "unit"]
+    held = held_options(rules)
+    out = [
+        unit_card(force, row, held if row["hold"] else options)
+        for force in forces
+        for row in force["rows"]
+        if row["kind"] == "unit"
+    ]
     text = rules.cards
     for role, choices, rule, block_line in (
         ("action", rules.actions, text.action_rule, rules.blocks.same_option),
@@ -58,7 +69,7 @@ def cards(forces: list[dict], rules: Rules) -> list[dict]:
     for role, lines in (("instigator", text.instigator), ("retaliator", text.retaliator)):
         stays = _stays_with(role, able, forces)
         if role == "instigator" and holding:
-            lines = [*lines, f"A Unit under {rules.hold.name.lower()} only reacts: it is never activated."]
+            lines = [*lines, f"A Unit under {rules.hold.name.lower()} only reacts: it never takes an Action."]
         if role == "retaliator":
             # how a Move that targets no one is countered (by any Unit, not only the target), and who takes the
             # Advantage: moot where the markers stay put all game, so the line saying so takes its place

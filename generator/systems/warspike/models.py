@@ -172,6 +172,12 @@ class Rules(Model):
                     "of options for its Action or Reaction",
                 )
         reactions = [r.name for r in self.reactions]
+        for i, name in enumerate(self.hold.reactions):
+            if name not in reactions:
+                checker.report(
+                    path + ("hold", "reactions", i),
+                    f"expected one of the Reactions' names, {one_of(reactions)} (got {name!r}){suggest(name, reactions)}",
+                )
         for i, action in enumerate(self.actions):
             if action.name not in reactions:
                 checker.report(

@@ -52,6 +52,10 @@ class Hold(Model):
 
     name: str = key(Str(80), "The rule's title.")
     rule: str = key(TEXT, "The rule as printed.")
+    reactions: list = key(
+        ListOf(Str(80), min=1, max=20), "The Reactions a Unit under hold orders may take (it holds its ground)."
+    )
+    reactions_note: Note = key(Typed(Note), "Why those Reactions and no others.")
     note: str = note_key()
 
 
