@@ -108,7 +108,8 @@ def common_context(prepared: Prepared, options: Options) -> dict:
     return {
         "title": scenario.title,
         "author": scenario.data.get("author") or "",
-        "system": {"id": system.id, "title": system.title},
+        # what the rules cover, where they are a part of a game (an activation system): said on the cover
+        "system": {"id": system.id, "title": system.title, "scope": getattr(system.rules, "scope", "")},
         "seed": prepared.seed if system.uses_seed else None,
         "paper": options.paper,
         "page_size": {"a4": "A4", "letter": "letter"}[options.paper],

@@ -10,6 +10,7 @@ import pdfplumber
 import pytest
 import yaml
 from conftest import SCENARIOS, examples_by_system
+from pypdf import PdfReader
 
 from generator import markup, rendering
 from generator.build import choose_seed, load
@@ -571,3 +572,19 @@ def test_sentences_a_second_reader_could_not_parse_read_plainly():
     for page in (bridge, hill):
         assert "always gives the same shuffled deck" not in page
         assert "Cards printed again from this deck number come out in the same order." in page
+
+
+@pytest.mark.parametrize(
+    "name, covers",
+    [("vesta-relay", True), ("warspike-bridge-race", True), ("bridge", False), ("hill-112", False)],
+)
+def test_a_cover_says_what_a_partial_rule_set_leaves_to_the_players(built, name, covers):
+    """Issue 11 (a third fresh read): Para Bellum's and WarSpike's packs print activation and turn sequences only,
+    so "every raider unit is destroyed or has fled" could not be played from the paper, and only a note at the
+    back said why. Their covers now say what the pack covers and what to play by the group's full rules (the rule
+    data's `scope`); Fireteam and Morschauser, whole games, print none."""
+    pack, _ = built(name)
+    first = " ".join(PdfReader(pack).pages[0].extract_text().split())
+    assert ("What this pack covers." in first) is covers
+    if covers:
+        assert "play those by the full rules your group uses" in first

@@ -119,6 +119,7 @@ class Rules(Model):
     id: str = key(Choice(["para-bellum"], "the system's id"), "The system's id.")
     title: str = key(TITLE, "The system's name as printed.")
     source: str = key(RULE, "Where the rules come from, printed under the reference.")
+    scope: str = key(RULE, "What of a game these rules cover and what the players bring, printed on the cover.")
     distance_unit: str = key(Choice(["inch"], "a distance unit, one of"), "The unit of every distance (movement).")
     action_points: ActionPoints = key(Typed(ActionPoints), "The action-point roll and its limits.")
     stress: Stress = key(Typed(Stress), "Stress and its cost in action points.")

@@ -136,6 +136,7 @@ class Rules(Model):
     id: str = key(Str(40), "The system's id.")
     title: str = key(Str(80), "The system's title.")
     source: str = key(Str(300), "Where the rules come from, printed under the reference.")
+    scope: str = key(Str(600), "What of a game these rules cover and what the players bring, printed on the cover.")
     armies: Armies = key(Typed(Armies), "How many armies fight.")
     turn: Turn = key(Typed(Turn), "What a turn is and how many a game has.")
     coin_toss: CoinToss = key(Typed(CoinToss), "The coin toss.")
