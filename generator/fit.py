@@ -1,8 +1,9 @@
 """Text that must fit its box, fitted by the engine that prints it: wrap, then shrink, never below a smallest size.
 
 A template marks an element that must fit with `data-fit-lines` (the lines it may take; 0 for "as many as its
-box holds"), optionally `data-fit-min` (the smallest size in pt, 7 unless told) and `data-fit-path` (the
-scenario key its text comes from, so that text which cannot fit is reported at its line and column). The box
+box holds"), optionally `data-fit-min` (the smallest size in pt, 7 unless told), `data-fit-path` (the
+scenario key its text comes from, so that text which cannot fit is reported at its line and column) and
+`data-fit-group` (texts of one group end at one size, the smallest any of them needed: every Fire card's rules). The box
 is the element's own CSS box: its width, and its height when the CSS fixes one (top and bottom, or height); when
 the box around it has a fixed height (a card's band), the text must also end inside that box's content.
 
@@ -21,6 +22,7 @@ from each element's own measure in one go) is the next saving to make.
 from __future__ import annotations
 
 import html as html_lib
+import math
 import re
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -214,11 +216,39 @@ def fit(html: str, layout: Callable[[str], object]) -> tuple[object, str, list[U
             else:  # the estimate from the overflow: right at once for a line too wide or a box too full
                 sizes[m.id] = m.smaller()
         document = layout(_with_sizes(html, sizes))
+    matched = _matched(_groups(html), measure(document))
+    if matched:  # texts of one group print at one size: the smallest any of them needed (a smaller size still fits)
+        sizes.update(matched)
+        document = layout(_with_sizes(html, sizes))
     html = _with_sizes(html, sizes)
     unfit = [m for m in measure(document).values() if not m.fits]
     if not unfit:
         return document, html, []
     return document, html, _longest_prefixes(html, unfit, layout)
+
+
+def _groups(html: str) -> dict[int, str]:
+    """Each marked element's `data-fit-group`, where it has one: texts that should print at one size (every Fire
+    card's rules in a deck), so that one that had to shrink does not stand smaller than its neighbours."""
+    out = {}
+    for tag in re.finditer(r'<[^<>]*data-fit-id="(\d+)"[^<>]*>', html):
+        group = re.search(r'data-fit-group="([^"]*)"', tag.group(0))
+        if group:
+            out[int(tag.group(1))] = group.group(1)
+    return out
+
+
+def _matched(groups: dict[int, str], measures: dict[int, Measure]) -> dict[int, float]:
+    """The new sizes that bring each group's texts to the smallest size among them."""
+    smallest: dict[str, float] = {}
+    for ident, group in groups.items():
+        if ident in measures:
+            smallest[group] = min(smallest.get(group, math.inf), measures[ident].size_pt)
+    return {
+        ident: smallest[group]
+        for ident, group in groups.items()
+        if ident in measures and measures[ident].size_pt > smallest[group] + 1e-6
+    }
 
 
 def _longest_prefixes(html: str, unfit: list[Measure], layout) -> list[Unfit]:

@@ -395,3 +395,33 @@ def test_a_side_name_that_fits_no_card_is_told_to_shorten_it_alone(muster, tmp_p
     assert checked.code == 1
     (line,) = [text for text in checked.err.splitlines() if "does not fit" in text]
     assert line.endswith(": shorten it"), line
+
+
+@pytest.mark.parametrize("size", ["poker", "mini", "tarot"])
+@pytest.mark.parametrize("name", ["bridge", "relay-station"])
+def test_every_card_of_one_kind_prints_its_rules_at_one_size(name, size):
+    """Issue 11 (a third fresh read): on one deck's Fire cards the rules printed at two sizes (the Marines' cards,
+    with the line for facing a vehicle, shrank; the Syndicate's did not). Texts of one fit group end at the
+    smallest size any of them needed: every Fire card's "Firer and target ..." is one size, read from the PDF."""
+    sizes = set()
+    with pdfplumber.open(io.BytesIO(sheet_pdf(name, size))) as pdf:
+        for page in pdf.pages:
+            words = page.extract_words(extra_attrs=["size"])
+            sizes |= {
+                round(w["size"], 2)
+                for w, after in zip(words, words[1:])
+                if (w["text"], after["text"]) == ("Firer", "and")
+            }
+    assert len(sizes) == 1, sizes
+
+
+def test_a_fit_group_takes_its_smallest_members_size():
+    """fit._matched: each group's members at the group's smallest size; a member already there, or in no group,
+    is left alone."""
+
+    def measure(ident: int, size: float) -> fit.Measure:
+        return fit.Measure(ident, size, 7.0, 0, 1, 100.0, None, 50.0, 10.0, 50.0)
+
+    measures = {1: measure(1, 8.0), 2: measure(2, 7.25), 3: measure(3, 8.0), 4: measure(4, 9.0)}
+    assert fit._matched({1: "fire", 2: "fire", 3: "move"}, measures) == {1: 7.25}
+    assert fit._groups('<p data-fit-id="5" data-fit-lines="0" data-fit-group="rules Fire">') == {5: "rules Fire"}
