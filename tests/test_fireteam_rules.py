@@ -193,8 +193,9 @@ def test_the_fire_and_recovery_cards_print_every_modifier_from_the_rule_data(tmp
     assert guard == team[:3]
     assert vehicle[0] == "Each weapon fires, at its crew's quality." and vehicle[1:] == guard
     assert recovery[1] == (
-        '+1 for one of: leader within 6", group member within 3", medic within 3" (not the medic itself); '
-        "+1 medium armour, +1 heavy armour, +1 quality Good or Elite."  # no Hero fights at Relay Station Nine
+        '+1 for one of: leader within 6", group member within 3", medic within 3" (not the medic itself). '
+        # a third reader: after "one of: ...;" the bonuses that all count read as more of the one
+        "Also +1 medium armour, +1 heavy armour, +1 quality Good or Elite."  # no Hero fights at Relay Station Nine
     )
     *_, mini_recovery = fire_and_recovery(SYSTEM, "mini")
     assert "see the rosters" in mini_recovery[-1]

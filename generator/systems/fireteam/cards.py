@@ -142,7 +142,7 @@ def _modifier(modifier, rules: Rules) -> str:
 
 
 def _recovery_modifiers(rules: Rules, fielded) -> str:
-    """'+1 for one of: leader within 6", ...; +1 medium armour, ...': the recovery roll's modifiers in the rule
+    """'+1 for one of: leader within 6", .... Also +1 medium armour, ...': the recovery roll's modifiers in the rule
     data's words, the bonuses of which only one counts first."""
     recovery = rules.recovery
     values = {bonus.value for bonus in recovery.one_of}
@@ -156,7 +156,8 @@ def _recovery_modifiers(rules: Rules, fielded) -> str:
         # one tied to no armour or quality applies to every figure
         if fielded is None or not (m.armour or m.qualities) or fielded & {*m.armour, *m.qualities}
     )
-    return f"{one}; {every}." if every else f"{one}."
+    # the bonuses that all count are a sentence of their own: after "one of: ...; " they read as more of the one
+    return f"{one}. Also {every}." if every else f"{one}."
 
 
 def _weapon_bonus(rules: Rules, carried: set[str]) -> str:
