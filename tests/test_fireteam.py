@@ -440,3 +440,13 @@ def test_a_figure_is_named_beside_its_teams_recovery_only_when_its_chance_differ
                 others[team["name"]] = other["figures"]
     if name == "relay-station":
         assert "Mags" in others["Gate watch"]
+
+
+def test_the_weapons_table_gives_each_weapons_hth_bonus_as_a_number(built):
+    """Issue 11 (a third fresh read): the table's "HTH weapon" column said "yes" or nothing, so the Improvised
+    weapon (class HTH, no bonus) read as an HTH weapon denied its +2. The column is "HTH bonus": the rule data's
+    +2 where a weapon earns it, "none" where it does not."""
+    pack, _ = built("bridge")
+    text = " ".join(" ".join(page.extract_text() for page in PdfReader(pack).pages).split())
+    assert "Weapon Class Level Range HTH bonus Effect" in text
+    assert "Pistol personal 1 12″ +2" in text and "Improvised weapon HTH 0 contact none" in text

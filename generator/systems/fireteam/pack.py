@@ -36,6 +36,7 @@ def pack_data(rules: Rules, prepared, tables: list, leaves_out: frozenset[str]) 
         "source": rules.source,
         "team_withdraw_at": rules.morale.team_withdraw_at,
         "hth_rule": _hth_rule(rules),
+        "hth_bonus": rules.hth.weapon_bonus,  # the weapons table's HTH bonus column: +2 or none, not "yes" or blank
         "left_out": _left_out(rules),
         "vehicle_rules": {
             "dice": rules.movement.vehicle_dice,
