@@ -11,6 +11,8 @@ import pytest
 
 from generator.systems import get, known
 
+ROOT = Path(__file__).resolve().parent.parent
+
 DOCS = Path(__file__).resolve().parent.parent / "docs"
 
 
@@ -122,3 +124,27 @@ def test_the_docs_name_every_card_size_and_the_fit_at_7_pt(system_id):
     for size in get(system_id).card_sizes:
         assert re.search(rf"\b{size}\b", text), f"docs/{system_id}.md does not name the {size} card size"
     assert "fit at 7 pt" in text and "the longest that fits" in text
+
+
+def test_the_fireteam_guide_lists_the_weapon_tables_names_as_the_rule_data_has_them():
+    """A new user's trial: the guide said only "a name from the weapon table", and the names had to be dug out of
+    the schema (which also lists the vehicle weapons a figure may not carry). It lists the figures' and the
+    vehicles' weapons apart, each list the rule data's, in its order."""
+    rules = get("fireteam-tomorrow").rules
+    text = " ".join((ROOT / "docs" / "fireteam-tomorrow.md").read_text(encoding="utf-8").split())
+    figures = ", ".join(w.name for w in rules.weapons if w.kind != "vehicle")
+    vehicles = ", ".join(w.name for w in rules.weapons if w.kind == "vehicle")
+    assert f"A figure carries one of: {figures}." in text
+    assert f"A vehicle mounts: {vehicles}." in text
+
+
+def test_the_readme_gives_the_cards_a_sheet_holds_with_bleed():
+    """A new user's trial: --bleed fits fewer cards a sheet (four poker cards on Letter, not nine) and README did
+    not say so. Its numbers are the layout's."""
+    from generator.cards import layout
+
+    text = " ".join((ROOT / "README.md").read_text(encoding="utf-8").split())
+    words = {4: "four", 6: "six", 9: "nine", 12: "twelve", 16: "sixteen"}
+    poker = f"poker {words[layout('a4', 'poker', True).per_sheet]} on A4 and {words[layout('letter', 'poker', True).per_sheet]} on Letter"
+    assert {layout(paper, "mini", True).per_sheet for paper in ("a4", "letter")} == {12}
+    assert f"so fewer fit a sheet: {poker}, mini twelve, tarot still four" in text
