@@ -326,9 +326,9 @@ def to_pdf(scenario: Scenario, html: str, card_size: str = "") -> bytes:
         raise unfit_problems(scenario, err, card_size) from err
 
 
-def make_pdfs(path: str | Path, options: Options) -> tuple[str, list[bytes], str, float]:
-    """Load, validate, compute and render: the scenario's name, its pack and cards as PDF bytes, its system's id
-    and the CPU seconds WeasyPrint took (for `make bench`).
+def make_pdfs(path: str | Path, options: Options) -> tuple[str, list[bytes], str, float, list[Problem]]:
+    """Load, validate, compute and render: the scenario's name, its pack and cards as PDF bytes, its system's id,
+    the CPU seconds WeasyPrint took (for `make bench`) and the scenario's warnings (validate's, printed by build).
 
     build_all() runs this in one limited child per scenario (sandbox.run_each_limited), so every stage a hostile file can make
     costly, from expanding its squares to converting its Markdown, is inside the time and memory limit.
@@ -338,10 +338,10 @@ def make_pdfs(path: str | Path, options: Options) -> tuple[str, list[bytes], str
     pack, sheet = compute(scenario, choose_seed(scenario, options.seed), options)
     htmls = render_html(scenario, pack, sheet)
     pdfs = [to_pdf(scenario, html, options.card_size) for html in htmls]
-    return scenario.name, pdfs, scenario.system.id, engine.weasyprint_cpu - before
+    return scenario.name, pdfs, scenario.system.id, engine.weasyprint_cpu - before, scenario.warnings
 
 
-def _make_pdfs(job: tuple[str, Options]) -> tuple[str, list[bytes], str, float]:
+def _make_pdfs(job: tuple[str, Options]) -> tuple[str, list[bytes], str, float, list[Problem]]:
     return make_pdfs(*job)
 
 
@@ -356,12 +356,14 @@ def build_all(
     options: Options | None = None,
     jobs: int = 1,
     stats: dict | None = None,
+    warnings: list | None = None,
 ) -> list[Path]:
     """Build each scenario's pack and cards into out_dir/NAME/, in one warm process: each scenario in its own
     limited child forked from this one (WeasyPrint imported once), up to `jobs` at a time; after a child of a
     system finishes, this process reads that system's rule data and templates, so the next children of it start
     warm. Every file's problems are listed together and nothing is written unless every scenario renders: the
-    packs of a season are one print run. `stats`, given a dict, receives where the CPU went (`make bench`)."""
+    packs of a season are one print run. `stats`, given a dict, receives where the CPU went (`make bench`);
+    `warnings`, given a list, the scenarios' warnings in the order of `paths` (validate prints the same ones)."""
     options = options or Options()
     paths = [str(path) for path in paths]
     folders: dict[str, str] = {}
@@ -402,6 +404,8 @@ def build_all(
         outputs.update(pair)
         written += pair
     write_together(outputs)  # all or none: a new pack beside old cards would print a mismatched game
+    if warnings is not None:
+        warnings.extend(w for index in range(len(paths)) for w in results[index][4])
     if stats is not None:
         stats["weasyprint"] = sum(result[3] for result in results.values())
         stats["weasyprint_import"] = engine.import_cpu

@@ -204,7 +204,9 @@ def cmd_build(args) -> int:
 
     target = _statistics_target()
     stats: dict = {}
-    written = build_all(args.scenarios, args.out, _options(args), args.jobs, stats)
+    warnings: list = []
+    written = build_all(args.scenarios, args.out, _options(args), args.jobs, stats, warnings)
+    _print_problems(warnings)  # what validate warns of, build says too (three vehicles where the rules advise two)
     _write_statistics(target)(stats)
     for path in written:
         print(path)

@@ -204,6 +204,11 @@ def test_more_than_two_vehicles_is_a_warning_not_a_problem(muster, tmp_path):
     result = muster("validate", path)
     assert result.code == 0
     assert "warning: 3 vehicles: the rules advise very rarely more than 2" in result.err
+    # a new user's trial: build said nothing of it; it prints validate's warning line for line, and builds
+    built = muster("build", path, "--out", tmp_path / "out")
+    assert built.code == 0, built.err
+    warned = [line for line in result.err.splitlines() if "warning:" in line]
+    assert warned and [line for line in built.err.splitlines() if "warning:" in line] == warned
 
 
 def test_schema_command_gives_json_schema_with_documentation(muster):
