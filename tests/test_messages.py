@@ -3,6 +3,8 @@ full stop (which cut 'The season or campaign, e.g. Autumn 2026.' to '(the season
 
 from __future__ import annotations
 
+from conftest import SCENARIOS
+
 from generator.loading import load_text
 from generator.schema import Checker, Key, Record, Str, first_sentence
 
@@ -80,3 +82,14 @@ def _hill_with(tmp_path, *edits: tuple[str, str]):
     path = tmp_path / "hill.yaml"
     path.write_text(text, encoding="utf-8")
     return path, text
+
+
+def test_a_list_of_the_wrong_length_says_how_many_it_holds(muster, tmp_path):
+    """A new user's trial: `deployment: [0, 12, 12]` was told "expected [x, y, width, depth], 4 numbers ... (got a
+    list)": it is a list, of three. The message says how many entries the list holds."""
+    text = (SCENARIOS / "bridge.yaml").read_text(encoding="utf-8")
+    path = tmp_path / "short.yaml"
+    path.write_text(text.replace("deployment: [0, 38, 28, 10]", "deployment: [0, 38, 28]"), encoding="utf-8")
+    result = muster("validate", path)
+    assert result.code == 1
+    assert "expected [x, y, width, depth], 4 numbers from 0 to 480 (got a list of 3 entries)" in result.err
