@@ -317,6 +317,10 @@ class Record(Spec):
                 got = k.spec.check(value[k.name], path + (k.name,), checker)
                 clean = clean and got is not INVALID
                 out[k.name] = got
+            elif k.required and k.name in value:
+                # written with no value (`name:`): said at the key, with what it wants
+                checker.report(path + (k.name,), f"expected {k.spec.expected()} (got nothing)")
+                clean = False
             elif k.required:
                 checker.report(path, f"missing key {k.name!r} ({first_sentence(k.doc).lower()})")
                 clean = False

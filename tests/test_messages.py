@@ -3,6 +3,8 @@ full stop (which cut 'The season or campaign, e.g. Autumn 2026.' to '(the season
 
 from __future__ import annotations
 
+import re
+
 from conftest import SCENARIOS
 
 from generator.loading import load_text
@@ -93,3 +95,16 @@ def test_a_list_of_the_wrong_length_says_how_many_it_holds(muster, tmp_path):
     result = muster("validate", path)
     assert result.code == 1
     assert "expected [x, y, width, depth], 4 numbers from 0 to 480 (got a list of 3 entries)" in result.err
+
+
+def test_a_key_written_with_no_value_is_named_at_the_key(muster, tmp_path):
+    """A new user's trial: an empty `name:` was told "missing key 'name' (...)" at the team's line, as if the key
+    were not there. A required key written with no value is refused at the key itself, saying what it wants."""
+    text = (SCENARIOS / "bridge.yaml").read_text(encoding="utf-8")
+    path = tmp_path / "empty.yaml"
+    path.write_text(text.replace("      - name: Ranger Alpha\n", "      - name:\n"), encoding="utf-8")
+    result = muster("validate", path)
+    assert result.code == 1
+    line = next(n for n, row in enumerate(path.read_text().splitlines(), 1) if row == "      - name:")
+    assert re.search(rf"{re.escape(str(path))}:{line}:\d+: sides\[0\]\.teams\[0\]\.name: expected ", result.err)
+    assert "(got nothing)" in result.err and "missing key 'name'" not in result.err
