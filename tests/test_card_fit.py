@@ -304,8 +304,11 @@ def test_tarot_text_uses_the_cards_height():
                 end = bottom
         shares.append(covered / (trim[3] - trim[1]))
     # 0.29 to 0.35 before type was scaled to tarot (in DejaVu Sans, whose glyph boxes are taller than the bundled
-    # Source Sans'); 0.39 to 0.50 after, the least on a Move card of two short paragraphs
-    assert min(shares) >= 0.38, [round(s, 2) for s in shares]
+    # Source Sans'); 0.39 to 0.50 after. Since every card of a kind prints its rules at one size (fit groups,
+    # 2031328), a Move card of two short paragraphs takes the size Skyhook's jump-pack Move card fits: 0.36, still
+    # above the third this test was written against; the deck as a whole fills more than two fifths
+    shares.sort()
+    assert shares[0] > 0.35 and shares[len(shares) // 2] >= 0.42, [round(s, 2) for s in shares]
 
 
 def test_long_names_validation_accepts_wrap_or_shrink_clear_of_the_badge(tmp_path):
