@@ -323,9 +323,11 @@ def test_a_right_aligned_figure_is_set_apart_from_the_left_aligned_column_after_
     import pdfplumber
 
     pack, _ = built("warspike-bridge-race")
+    pairs = []
     with pdfplumber.open(pack) as pdf:
-        words = pdf.pages[0].extract_words()
-    pairs = [(a, b) for a, b in zip(words, words[1:]) if a["text"] == "1.5" and b["text"].startswith("9")]
+        for page in pdf.pages:  # the roster runs onto the second page since the cover says what the pack covers
+            words = page.extract_words()
+            pairs += [(a, b) for a, b in zip(words, words[1:]) if a["text"] == "1.5" and b["text"].startswith("9")]
     assert pairs, "the roster row of 2 Sec Bravo (move rate 1.5, Move 9″) was not found"
     for rate, move in pairs:
         assert move["x0"] - rate["x1"] >= 3 * 72 / 25.4, (rate, move)
