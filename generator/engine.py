@@ -52,9 +52,10 @@ def _lay_out(html: str, base: Path, fetcher, tags: bool = True) -> tuple[object,
         for sheet in sheets_after_blank(laid_out, html):
             # the page before a pull-out sheet is mostly blank: let the sheet follow on it when it fits whole there,
             # and keep that layout if it saves the page (the Ford's roster page held one short roster, 20% used)
-            joined = layout(html.replace("</head>", JOIN.format(id=sheet) + "</head>", 1))
+            trial = html.replace("</head>", JOIN.format(id=sheet) + "</head>", 1)
+            joined = layout(trial)
             if len(joined.pages) < len(laid_out.pages):
-                laid_out, html = joined, html.replace("</head>", JOIN.format(id=sheet) + "</head>", 1)
+                laid_out, html = joined, trial
     if 0 < closing_lines(laid_out) < CLOSING_LINES_LEAST and "</head>" in html:
         # the last page holds only the last few lines of the notes: set the reference closer and keep that
         # layout if it saves the page (a sheet of paper for two lines is what a publisher would never print)

@@ -88,11 +88,7 @@ def _force(rules: Rules, weapons: dict, view, side, prepared) -> dict:
             "recovery": _recovery(rules, team.armour, team.quality),
             # a figure of another quality recovers by its own chance (seed 001: +1 if Good or Elite, +3 if Hero);
             # one whose chance is the team's (an Elite in a Good team) is not named again with the same numbers
-            "recovery_others": [
-                {"figures": names, "quality": quality, **_recovery(rules, team.armour, quality)}
-                for quality, names in _quality_groups(team, rules)
-                if names and _recovery(rules, team.armour, quality) != _recovery(rules, team.armour, team.quality)
-            ],
+            "recovery_others": _recovery_others(rules, team),
             "matchups": _matchups(
                 rules,
                 view.index,
@@ -148,6 +144,18 @@ def _damage_rows(rules: Rules, weapons: list) -> list[dict]:
         else:
             rows.append({"name": track.name.capitalize(), "weapon": None, "boxes": track.boxes, "lost": track.lost})
     return rows
+
+
+def _recovery_others(rules: Rules, team) -> list[dict]:
+    """The team's figures of another quality whose chance to recover differs from the team's, each group with its
+    own chances (worked out once a quality)."""
+    own = _recovery(rules, team.armour, team.quality)
+    out = []
+    for quality, names in _quality_groups(team, rules):
+        chances = _recovery(rules, team.armour, quality) if names else own
+        if chances != own:
+            out.append({"figures": names, "quality": quality, **chances})
+    return out
 
 
 def _zone(rect) -> str:
