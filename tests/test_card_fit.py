@@ -428,3 +428,34 @@ def test_a_fit_group_takes_its_smallest_members_size():
     measures = {1: measure(1, 8.0), 2: measure(2, 7.25), 3: measure(3, 8.0), 4: measure(4, 9.0)}
     assert fit._matched({1: "fire", 2: "fire", 3: "move"}, measures) == {1: 7.25}
     assert fit._groups('<p data-fit-id="5" data-fit-lines="0" data-fit-group="rules Fire">') == {5: "rules Fire"}
+
+
+@pytest.mark.parametrize("size", ["poker", "mini", "tarot"])
+def test_a_morschauser_card_sets_its_rules_under_the_start_line_and_its_tiles_at_the_foot(size):
+    """Issue 11 (a third fresh read): a one-line "starts in ..." left a blank line under it (its box was sized for
+    two lines and the rules started at a fixed top), and the tiles followed the rules, so a unit with one rule left
+    the lower third of its card blank. Read from the PDF, every unit card: the first rule starts within a line of
+    the start line's foot; the tiles' first "Turn" stands at one height on every card; the last tile row ends
+    within 7 mm of the trim's foot."""
+    gaps, turn_tops, feet = [], set(), []
+    for number, trim, chars, _ in front_cards("hill-112", size, "a4", False):
+        rows = []  # (top, text, chars) of each line: chars whose tops lie within half their size of the line's
+        for c in sorted((c for c in chars if c["text"].strip()), key=lambda c: c["top"]):
+            if rows and c["top"] - rows[-1][0] < c["size"] / 2:
+                rows[-1][2].append(c)
+            else:
+                rows.append((c["top"], "", [c]))
+        rows = [(top, "".join(c["text"] for c in sorted(cs, key=lambda c: c["x0"])), cs) for top, _, cs in rows]
+        start = next(i for i, (_, text, _) in enumerate(rows) if "tarts" in text)
+        while not re.search(r"(north|south|east|west)$", rows[start][1]):
+            start += 1  # the start line wrapped: its last line ends with the facing
+        bottom = max(c["bottom"] for c in rows[start][2])
+        following = rows[start + 1]
+        size_pt = max(c["size"] for c in following[2])
+        gaps.append((number, following[1][:20], (following[0] - bottom) / size_pt))
+        turns = [top for top, text, _ in rows if text.startswith("Turn")]
+        turn_tops.add(round(turns[0] - trim[1], 0))
+        feet.append((trim[3] - max(c["bottom"] for c in chars)) / MM)
+    assert all(gap < 1.0 for *_, gap in gaps), [g for g in gaps if g[2] >= 1.0][:6]
+    assert len(turn_tops) == 1, turn_tops
+    assert max(feet) < 7, [round(f, 1) for f in feet]
