@@ -459,3 +459,21 @@ def test_a_morschauser_card_sets_its_rules_under_the_start_line_and_its_tiles_at
     assert all(gap < 1.0 for *_, gap in gaps), [g for g in gaps if g[2] >= 1.0][:6]
     assert len(turn_tops) == 1, turn_tops
     assert max(feet) < 7, [round(f, 1) for f in feet]
+
+
+def test_a_full_tarot_fire_card_prints_its_rules_at_9pt_or_more_with_paragraphs_set_close():
+    """Issue 11 (a third fresh read): relay-station's tarot Fire cards shrank their rules to 8.25 pt under a 34 pt
+    title, with 4 mm between paragraphs whatever the size (11 pt of gap under 8 pt text). The rules now take the
+    card from under a smaller title, and the gaps are in em: every Fire card's text 9 pt or more, and the space
+    between two paragraphs less than the text's own size, read from the PDF."""
+    sizes, gaps = set(), []
+    with pdfplumber.open(io.BytesIO(sheet_pdf("relay-station", "tarot"))) as pdf:
+        for page in pdf.pages:
+            lines = page.extract_text_lines(return_chars=True)
+            for above, below in zip(lines, lines[1:]):
+                if below["text"].startswith(("Firer:", "Target:")):
+                    size = below["chars"][0]["size"]
+                    sizes.add(round(size, 2))
+                    gaps.append((below["top"] - above["bottom"]) / size)
+    assert sizes and min(sizes) >= 9, sizes
+    assert gaps and max(gaps) < 1.0, [round(g, 2) for g in gaps]
