@@ -50,8 +50,15 @@ def load(path: str | Path) -> Scenario:
 
 def warnings_of(path: str, card_size: str | None = None) -> tuple[list[Problem], str]:
     """Validate one file (in a limited child: see validate_limited); its warnings and its system's id, or
-    InputProblems. With a card size, its names must also fit that size's cards (check_card_fit), as build requires."""
-    scenario = load(path)
+    InputProblems. With a card size, its names must also fit that size's cards (check_card_fit), as build requires.
+    A booklet's config (no system, a config's own keys) is checked as one: no warnings, no system ("")."""
+    from .booklet.plan import check_config, is_config  # the booklet reads its scenarios through this module
+
+    doc = load_file(path)
+    if is_config(doc.data):
+        check_config(str(path), doc)
+        return [], ""
+    scenario = validate(doc)
     if card_size is not None:
         check_card_fit(scenario, card_size)
     return scenario.warnings, scenario.system.id
@@ -73,7 +80,7 @@ def validate_limited(paths: list[str], card_size: str | None = None, jobs: int =
 
     def done(index: int, result: tuple[list[Problem], str]) -> None:
         warnings[index], system_id = result
-        if system_id not in seen:
+        if system_id and system_id not in seen:
             seen.add(system_id)
             warm(system_id)
 

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import math
 import os
 import re
 import signal
@@ -55,7 +56,9 @@ def _offset(text: str) -> tuple[float, float]:
     try:
         x, y = (float(v) for v in text.split(","))
     except ValueError:
-        raise argparse.ArgumentTypeError(f"expected X,Y in mm such as 0.5,-1 (got {text!r})") from None
+        x = y = math.nan
+    if not (math.isfinite(x) and math.isfinite(y)):  # "nan,0" and "inf,0" are floats, but no measurement
+        raise argparse.ArgumentTypeError(f"expected X,Y in mm such as 0.5,-1 (got {text!r})")
     if not (abs(x) <= 10 and abs(y) <= 10):
         raise argparse.ArgumentTypeError(
             "a back offset is at most 10 mm each way; measure again on the calibration sheet"
@@ -118,15 +121,20 @@ class _Parser(argparse.ArgumentParser):
         self._negative_number_matcher = re.compile(r"^-\d*\.?\d+(,[-+]?\d*\.?\d+)?$")
 
 
+PAPER_HELP = "paper size: a4 (default) or letter"
+SYSTEM_HELP = "a rule system's id, as `muster systems` lists them"
+
+
 def parser() -> argparse.ArgumentParser:
     top = _Parser(prog="muster", description="YAML scenarios in, print-ready PDF packs out.")
     top.add_argument("--version", action="version", version=f"muster {__version__}")
     sub = top.add_subparsers(dest="command", required=True, metavar="COMMAND")
+    top.set_defaults(commands=sub.choices)  # main() names a stray argument with its command's usage
 
     p = sub.add_parser("build", help="build the scenario pack and its card sheets (of one scenario or many)")
     p.add_argument("scenarios", nargs="+", metavar="SCENARIO", help="scenario YAML files")
     p.add_argument("--out", default="output", help="output folder (default: output)")
-    p.add_argument("--paper", choices=["a4", "letter"], default="a4")
+    p.add_argument("--paper", choices=["a4", "letter"], default="a4", help=PAPER_HELP)
     p.add_argument("--seed", type=_seed, help="shuffle seed (overrides the scenario's)")
     p.add_argument(
         "--jobs", type=_positive, default=min(2, os.cpu_count() or 1), help="scenarios to build at once (default 2)"
@@ -135,40 +143,48 @@ def parser() -> argparse.ArgumentParser:
 
     p = sub.add_parser("calibrate", help="a one-sheet duplex calibration page: print it, measure, pass --back-offset")
     p.add_argument("--out", default="output/calibration.pdf", help="the PDF to write (default: output/calibration.pdf)")
-    p.add_argument("--paper", choices=["a4", "letter"], default="a4")
-    p.add_argument("--duplex", choices=["long", "short"], default="long")
-    p.add_argument("--back-offset", type=_offset, default=(0.0, 0.0), metavar="X,Y")
+    p.add_argument("--paper", choices=["a4", "letter"], default="a4", help=PAPER_HELP)
+    p.add_argument(
+        "--duplex", choices=["long", "short"], default="long", help="which edge the printer flips on (default long)"
+    )
+    p.add_argument(
+        "--back-offset",
+        type=_offset,
+        default=(0.0, 0.0),
+        metavar="X,Y",
+        help="print the sheet with its backs moved by X,Y mm, to check a measured offset",
+    )
 
     p = sub.add_parser("validate", help="check files and list every problem")
-    p.add_argument("files", nargs="+")
+    p.add_argument("files", nargs="+", metavar="FILE", help="scenario YAML files, or a booklet's config")
     _card_size_option(p)  # every name must fit this card size at 7 pt, as build checks, so what validates builds
 
     p = sub.add_parser("odds", help="a system's exact odds tables")
-    p.add_argument("system")
-    p.add_argument("--json", action="store_true")
+    p.add_argument("system", help=SYSTEM_HELP)
+    p.add_argument("--json", action="store_true", help="the tables as JSON (DESIGN.md's contract), not text")
     p.add_argument("--variant", action="append", default=[], help="switch on a named rule variant (repeatable)")
 
     p = sub.add_parser("deck", help="the pre-shuffled activation deck or schedule of a scenario")
-    p.add_argument("scenario")
-    p.add_argument("--json", action="store_true")
-    p.add_argument("--seed", type=_seed)
+    p.add_argument("scenario", help="one scenario YAML file")
+    p.add_argument("--json", action="store_true", help="the deck as JSON (DESIGN.md's contract), not text")
+    p.add_argument("--seed", type=_seed, help="shuffle with this deck number instead of the scenario's")
     p.add_argument("--passes", type=_count, help="how many passes (or turns) to draw")
 
     p = sub.add_parser("booklet", help="a club booklet of many scenarios, with contents and appendices")
-    p.add_argument("scenarios", nargs="+", metavar="SCENARIO")
+    p.add_argument("scenarios", nargs="+", metavar="SCENARIO", help="scenario YAML files, a chapter each")
     p.add_argument("--out", required=True, help="the booklet PDF to write")
     p.add_argument("--config", help="the booklet's YAML: club, season, title, author, introduction")
-    p.add_argument("--paper", choices=["a4", "letter"], default="a4")
+    p.add_argument("--paper", choices=["a4", "letter"], default="a4", help=PAPER_HELP)
     p.add_argument(
         "--jobs", type=_positive, default=min(2, os.cpu_count() or 1), help="processes to render with (default 2)"
     )
     p.add_argument("--no-cache", action="store_true", help="render every chapter again")
 
     p = sub.add_parser("systems", help="the known rule systems")
-    p.add_argument("--json", action="store_true")
+    p.add_argument("--json", action="store_true", help="as JSON, not text")
 
     p = sub.add_parser("schema", help="a system's scenario schema as JSON Schema, for editors")
-    p.add_argument("system")
+    p.add_argument("system", help=SYSTEM_HELP)
     return top
 
 
@@ -404,7 +420,9 @@ def main(argv: list[str] | None = None) -> int:
     signal.signal(signal.SIGINT, signal.default_int_handler)
     args = None
     try:
-        args = parser().parse_args(argv)
+        args, extra = parser().parse_known_args(argv)
+        if extra:  # said with the command's own usage (argparse's top-level usage names no command's arguments)
+            args.commands[args.command].error(f"unrecognized arguments: {' '.join(extra)}")
         return COMMANDS[args.command](args)
     except InputProblems as err:
         _print_problems(err.problems)

@@ -451,3 +451,18 @@ def test_a_front_matter_longer_than_guessed_gets_its_running_heads_again(muster,
     assert contents >= 2  # the front matter ran past its guessed two pages
     for n, page in enumerate(reader.pages[1:], 2):
         assert f"{n} / {total}" in page.extract_text(), n
+
+
+def test_a_booklet_made_without_a_config_names_no_club_and_no_season():
+    """Issue 11 (a new user): a booklet made without --config printed "Muster" as its club and "Scenarios" as its
+    season on the cover. Without a config the cover has its title, the count and the contents, and no invented
+    club or season."""
+    import generator.booklet.front as front
+    from generator.booklet.plan import CHAPTER, DEFAULT_CONFIG, Part
+    from generator.build import Options
+
+    parts = [Part(CHAPTER, f"s{n}.yaml", f"Scenario {n}", "head", "Fireteam Tomorrow", pages=3) for n in range(2)]
+    data, _, _ = front.front_matter(dict(DEFAULT_CONFIG), parts, Options())
+    cover = PdfReader(io.BytesIO(data)).pages[0].extract_text()
+    assert "Scenario booklet" in cover and "2 scenarios for Fireteam Tomorrow" in cover
+    assert "Muster" not in cover and "Scenarios" not in cover, cover

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import re
 
+import pytest
 from conftest import SCENARIOS
 
 from generator.loading import load_text
@@ -108,3 +109,48 @@ def test_a_key_written_with_no_value_is_named_at_the_key(muster, tmp_path):
     line = next(n for n, row in enumerate(path.read_text().splitlines(), 1) if row == "      - name:")
     assert re.search(rf"{re.escape(str(path))}:{line}:\d+: sides\[0\]\.teams\[0\]\.name: expected ", result.err)
     assert "(got nothing)" in result.err and "missing key 'name'" not in result.err
+
+
+def test_a_stray_argument_is_named_with_its_commands_usage(muster):
+    """Issue 11 (a new user): `muster deck a.yaml b.yaml` printed the top-level usage, which names no command's
+    arguments; the stray argument is now said under the command's own usage."""
+    result = muster("deck", SCENARIOS / "bridge.yaml", SCENARIOS / "hill-112.yaml")
+    assert result.code == 2
+    assert "usage: muster deck" in result.err
+    assert "muster deck: error: unrecognized arguments:" in result.err and "hill-112.yaml" in result.err
+
+
+@pytest.mark.parametrize("command", ["build", "validate", "odds", "deck", "booklet", "systems", "schema", "calibrate"])
+def test_every_argument_of_every_command_says_what_it_is(muster, command):
+    """Issue 11 (a new user): `muster odds --help` listed --json and the system with no word of what they are."""
+    result = muster(command, "--help")
+    assert result.code == 0
+    lines = result.out.split("positional arguments:", 1)[-1].splitlines() + [""]
+    # an argument's line: two spaces in; its help follows on that line after two spaces more, or on the next, deeper
+    bare = [
+        line.strip()
+        for line, after in zip(lines, lines[1:])
+        if re.fullmatch(r"  [^ ].*", line) and "  " not in line.strip() and not after.startswith("    ")
+    ]
+    assert bare == [], bare
+
+
+def test_a_back_offset_that_is_no_number_is_refused_as_such(muster, tmp_path):
+    """Issue 11 (a new user): `--back-offset nan,0` was told "at most 10 mm each way", as if it were a number."""
+    result = muster("build", SCENARIOS / "bridge.yaml", "--back-offset", "nan,0", "--out", tmp_path)
+    assert result.code == 2 and "expected X,Y in mm such as 0.5,-1 (got 'nan,0')" in result.err
+    assert not any(tmp_path.iterdir())
+
+
+def test_validate_reads_a_booklets_config_as_one(muster, tmp_path):
+    """Issue 11 (a new user): `muster validate booklets/club.yaml` said "missing key 'system'". A file with a config's
+    own keys and no system is checked as a booklet's config: the example is valid; a bad one is told at line:col."""
+    result = muster("validate", SCENARIOS.parent / "booklets" / "club.yaml")
+    assert (result.code, result.out.strip()) == (0, "1 file valid"), result.err
+    bad = tmp_path / "club.yaml"
+    bad.write_text("club: Kessel\nseason: Autumn\nchapters: [a.yaml, a.yaml]\nlogo: crest.png\n", encoding="utf-8")
+    result = muster("validate", bad)
+    assert result.code == 1
+    assert f"{bad}:3:20: chapters[1]: 'a.yaml' is named twice" in result.err
+    assert f"{bad}:4:7: logo: picture not found: crest.png" in result.err
+    assert "system" not in result.err

@@ -276,12 +276,13 @@ def _link_contents(booklet: Pdf, parts: list[Part]) -> None:
 
 def _metadata(booklet: Pdf, config: dict, parts: list[Part]) -> None:
     chapters = len([p for p in parts if p.kind == CHAPTER])
-    booklet.docinfo = booklet.make_indirect(
-        Dictionary(
-            Title=String(config["title"]),
-            Author=String(config.get("author") or config["club"]),
-            Subject=String(f"{config['club']}, {config['season']}: {chapters} scenarios"),
-            Creator=String(f"Muster {__version__}"),
-            Producer=String(f"Muster {__version__}"),
-        )
-    )
+    who = ", ".join(v for v in (config["club"], config["season"]) if v)
+    info = {
+        "Title": String(config["title"]),
+        "Subject": String(f"{who + ': ' if who else ''}{chapters} scenario{'s' if chapters != 1 else ''}"),
+        "Creator": String(f"Muster {__version__}"),
+        "Producer": String(f"Muster {__version__}"),
+    }
+    if config.get("author") or config["club"]:
+        info["Author"] = String(config.get("author") or config["club"])
+    booklet.docinfo = booklet.make_indirect(Dictionary(**info))

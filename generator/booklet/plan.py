@@ -82,8 +82,8 @@ class Part:
 
 
 DEFAULT_CONFIG = {
-    "club": "Muster",
-    "season": "Scenarios",
+    "club": "",  # a booklet made without a config names no club and no season (its cover says neither)
+    "season": "",
     "title": "Scenario booklet",
     "author": "",
     "introduction": "",
@@ -131,14 +131,14 @@ def _planned(paths: list[str], then: Callable[[list[Part]], None] | None) -> lis
     return parts
 
 
-def load_config(path: str | None, paths: list[str]) -> tuple[dict, list[str]]:
+def load_config(path: str | None, paths: list[str], doc=None) -> tuple[dict, list[str]]:
     """The booklet's cover data, and the scenario files in the order their chapters print.
 
     Every problem of the config is collected and reported together; a logo is resolved to its file
     (config["logo"] becomes its absolute path) under the same rules as a scenario's pictures."""
     if path is None:
         return dict(DEFAULT_CONFIG), list(paths)
-    doc = load_file(path)
+    doc = doc if doc is not None else load_file(path)
     checker = Checker(doc)
     data = CONFIG.check(doc.data, (), checker)
     if data is not INVALID and not checker.problems:
@@ -151,6 +151,25 @@ def load_config(path: str | None, paths: list[str]) -> tuple[dict, list[str]]:
         raise InputProblems(checker.problems)
     data["title"] = data.get("title") or f"{data['club']} scenarios"
     return data, paths
+
+
+# keys only a booklet's config has: a file with one of them and no `system` is read as a config by `muster validate`
+CONFIG_ONLY = ("club", "season", "chapters", "double_sided", "logo", "introduction")
+
+
+def is_config(data) -> bool:
+    """Whether parsed YAML reads as a booklet's config rather than a scenario (no system, a config's own key)."""
+    return isinstance(data, dict) and "system" not in data and any(key in data for key in CONFIG_ONLY)
+
+
+def check_config(path: str, doc) -> None:
+    """`muster validate` on a booklet's config: its keys, logo and introduction, and its chapters each named once
+    (the scenarios themselves are checked when they are given, to `muster booklet` or `muster validate`)."""
+    chapters = doc.data.get("chapters")
+    names = [n for n in chapters if isinstance(n, str)] if isinstance(chapters, list) else []
+    # each chapter stands for itself: a bare name matches by name, a path is resolved from the config's folder
+    given = list(dict.fromkeys(str(doc.folder / n) if "/" in n else n for n in names))
+    load_config(path, given, doc)
 
 
 def _chapter_order(names: list[str] | None, paths: list[str], doc, checker: Checker) -> list[str]:
