@@ -47,6 +47,13 @@ def _lay_out(html: str, base: Path, fetcher, tags: bool = True) -> tuple[object,
     if fit.MARK in html:  # card text that must fit its box: measured and shrunk by this same engine
         laid_out, _, unfit = fit.fit(html, layout)
         return laid_out, unfit
+    return settle(html, layout)[0], []
+
+
+def settle(html: str, layout) -> tuple[object, str]:
+    """A pack or booklet part laid out with `layout` (HTML text -> laid-out document) as it is printed, and the
+    HTML that gives it: a pull-out sheet joined to a mostly blank page before it, and a last page that holds only
+    a short tail of the notes set closer, each kept only where it saves a page."""
     laid_out = layout(html)
     if "</head>" in html:
         for sheet in sheets_after_blank(laid_out, html):
@@ -59,10 +66,11 @@ def _lay_out(html: str, base: Path, fetcher, tags: bool = True) -> tuple[object,
     if 0 < closing_lines(laid_out) < CLOSING_LINES_LEAST and "</head>" in html:
         # the last page holds only the last few lines of the notes: set the reference closer and keep that
         # layout if it saves the page (a sheet of paper for two lines is what a publisher would never print)
-        tight = layout(html.replace("</head>", TIGHT + "</head>", 1))
+        trial = html.replace("</head>", TIGHT + "</head>", 1)
+        tight = layout(trial)
         if len(tight.pages) < len(laid_out.pages):
-            return tight, []
-    return laid_out, []
+            return tight, trial
+    return laid_out, html
 
 
 # a sheet a player pulls out (muster.css: section.part.sheet) starts a page, unless the page before it would use less
@@ -112,7 +120,7 @@ def _inked(box) -> bool:
     return isinstance(box, (boxes.LineBox, boxes.ReplacedBox, boxes.TableRowBox))
 
 
-CLOSING_LINES_LEAST = 8  # fewer lines than this on a document's last page, after a full page, is a stray tail
+CLOSING_LINES_LEAST = 20  # fewer lines on a document's last page, after a full page, is a stray tail (13: Letter relay)
 TIGHT = '<link rel="stylesheet" href="tight.css">'
 _CLOSING = ("ref-notes", "ref-cols")  # the quick reference and notes that close a pack or an appendix
 

@@ -489,6 +489,29 @@ def test_a_last_page_of_a_few_closing_lines_is_laid_out_again_closer():
     assert render_pdf(html(high), TEMPLATES, tags=False)[1] == 1
 
 
+@pytest.mark.parametrize("paper", ["a4", "letter"])
+@pytest.mark.parametrize("name", EXAMPLES)
+def test_no_pack_ends_on_a_short_tail_of_its_notes_that_a_closer_setting_would_join(name, paper):
+    """Issue 11 (a third fresh read): Letter relay-station's last page held two notes and the colophon, 13 lines,
+    and the closer setting of the notes (tight.css) was tried only for fewer than 8. As printed, every example
+    pack's last page that holds only the end of its notes holds 20 lines or more, or the closer setting does not
+    save that page."""
+    import weasyprint
+
+    from generator.engine import TIGHT, closing_lines, settle
+
+    def layout(text: str):
+        return weasyprint.HTML(string=text, base_url=f"{TEMPLATES}/").render()
+
+    scenario = load(SCENARIOS / f"{name}.yaml")
+    pack, _ = compute(scenario, choose_seed(scenario, None), Options(paper=paper), with_cards=False)
+    printed, text = settle(pack_html(scenario, pack), layout)
+    lines = closing_lines(printed)
+    if 0 < lines < 20 and TIGHT not in text:
+        closer = layout(text.replace("</head>", TIGHT + "</head>", 1))
+        assert len(closer.pages) >= len(printed.pages), f"{lines} lines on page {len(printed.pages)}"
+
+
 def test_the_example_booklet_reads_as_a_book(example_booklet):
     """Issue 11 (found by two fresh reads of the example booklet): the Discipline Variant printed before the
     scenario it varies (no chapter order in booklets/club.yaml), the cover said "Edited by The club committee",
