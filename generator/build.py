@@ -376,6 +376,11 @@ def build_all(
     folders: dict[str, str] = {}
     for path in paths:  # two files of one name would overwrite each other's pack
         name = Path(path).stem
+        if not name or name.startswith("."):  # '...yaml' is '..': its pack would be written above --out
+            raise UsageError(
+                f"{quoted(path)}: a file name that starts with a dot cannot name its output folder ({name!r}); "
+                "give the file a name that starts with a letter or digit"
+            )
         if name in folders:
             raise UsageError(
                 f"{quoted(folders[name])} and {quoted(path)} would both be built into {Path(out_dir) / name}: "

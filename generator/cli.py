@@ -225,7 +225,7 @@ def cmd_build(args) -> int:
     _print_problems(warnings)  # what validate warns of, build says too (three vehicles where the rules advise two)
     _write_statistics(target)(stats)
     for path in written:
-        print(path)
+        print(quoted(path))
     return 0
 
 
@@ -233,8 +233,10 @@ def cmd_calibrate(args) -> int:
     from .calibration import calibrate
 
     print(
-        calibrate(
-            _out_file(args.out, "calibration sheet", "calibration.pdf"), args.paper, args.duplex, args.back_offset
+        quoted(
+            calibrate(
+                _out_file(args.out, "calibration sheet", "calibration.pdf"), args.paper, args.duplex, args.back_offset
+            )
         )
     )
     return 0
@@ -309,18 +311,17 @@ def cmd_booklet(args) -> int:
         seen[same] = path
     out = _out_file(args.out, "booklet", "booklet.pdf")
     statistics = _write_statistics(_statistics_target())
-    print(
-        booklet(
-            args.scenarios,
-            out,
-            args.config,
-            Options(paper=args.paper),
-            args.jobs,
-            not args.no_cache,
-            progress=_ProgressBar(sys.stderr),
-            statistics=statistics,
-        )
+    done = booklet(
+        args.scenarios,
+        out,
+        args.config,
+        Options(paper=args.paper),
+        args.jobs,
+        not args.no_cache,
+        progress=_ProgressBar(sys.stderr),
+        statistics=statistics,
     )
+    print(quoted(done))
     return 0
 
 

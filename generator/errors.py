@@ -8,7 +8,16 @@ from dataclasses import dataclass
 def quoted(name: str) -> str:
     """A file name as messages show it: as it is, or quoted with escapes when it holds a line break or another
     character that is not printable, so that a name such as 'x.yaml\\nother.yaml:1:1: ...' cannot forge a line."""
+    name = str(name)
     return name if name.isprintable() else repr(name)
+
+
+def printable(text: str) -> str:
+    """Text as a message shows it: every character that is not printable (a line break, a terminal escape, a
+    no-break space) written as its escape, so that a key written in a file cannot forge a line or clear a screen."""
+    if text.isprintable():
+        return text
+    return "".join(c if c.isprintable() else c.encode("unicode_escape").decode("ascii") for c in text)
 
 
 @dataclass(frozen=True, order=True)
@@ -26,7 +35,8 @@ class Problem:
     def __str__(self) -> str:
         file = quoted(self.file)
         where = f"{file}:{self.line}:{self.col}" if self.line else file
-        return f"{where}: {self.path}: {self.message}" if self.path else f"{where}: {self.message}"
+        message = printable(self.message)
+        return f"{where}: {printable(self.path)}: {message}" if self.path else f"{where}: {message}"
 
 
 class MusterError(Exception):

@@ -10,7 +10,7 @@ import tempfile
 import time
 from pathlib import Path
 
-from .errors import RenderError
+from .errors import RenderError, quoted
 
 # A .part file lives for the milliseconds of one write; one older than this was left by a killed build.
 STALE_PART_SECONDS = 60
@@ -23,7 +23,7 @@ def own_folder(folder: Path) -> Path:
             folder.unlink()
         folder.mkdir(parents=True, exist_ok=True)
     except OSError as err:  # the disk's words, not a traceback: a file in the way, no permission
-        raise RenderError(f"cannot make the folder {folder}: {err.strerror}") from err
+        raise RenderError(f"cannot make the folder {quoted(folder)}: {err.strerror}") from err
     return folder
 
 
@@ -49,7 +49,7 @@ def write_together(outputs: dict[Path, bytes]) -> None:
         for path in outputs:  # name the target, not the hidden file beside it
             if target.parent == path.parent and target.name.startswith(f".{path.name}."):
                 target = path
-        raise RenderError(f"cannot write {target}: {err.strerror or err}") from err
+        raise RenderError(f"cannot write {quoted(target)}: {err.strerror or err}") from err
 
 
 def _umask() -> int:

@@ -160,12 +160,20 @@ def inline(text: str) -> markupsafe.Markup:
     return markupsafe.Markup(clean.strip())
 
 
+# what opens a level of nesting at a line's start: a list item's marker, or a quote's '>'
+_OPENS = re.compile(r"(?:[-*+][ \t]+|\d{1,9}[.)][ \t]+|>[ \t]*)")
+
+
 def nesting_depth(text: str) -> int:
-    """How deep lists and quotes go, judged from indentation and '>' runs (cheap, before rendering)."""
+    """How deep lists and quotes go, judged from indentation (a tab is four spaces, as Markdown reads it) and the
+    list markers and '>' that open a line, however many (cheap, before rendering: `- - - x` is three lists deep)."""
     deepest = 0
     for line in text.splitlines():
-        stripped = line.lstrip(" \t")
-        indent = len(line) - len(stripped)
-        quotes = len(re.match(r"[> ]*", stripped).group().replace(" ", ""))
-        deepest = max(deepest, indent // 2 + quotes)
+        line = line.expandtabs(4)
+        rest = line.lstrip(" ")
+        levels = (len(line) - len(rest)) // 2
+        while match := _OPENS.match(rest):
+            levels += 1
+            rest = rest[match.end() :]
+        deepest = max(deepest, levels)
     return deepest

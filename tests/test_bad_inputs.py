@@ -11,7 +11,7 @@ import re
 from pathlib import Path
 
 import pytest
-from conftest import DATA, files_under
+from conftest import DATA, SCENARIOS, files_under
 
 BAD = sorted((DATA / "bad").rglob("*.yaml"))
 
@@ -88,3 +88,17 @@ def test_an_out_that_is_a_folder_or_empty_is_a_usage_error_before_rendering(comm
     assert files_under(folder) == []
     empty = muster(*command, "--out", "")
     assert empty.code == 2 and "--out is empty: give the" in empty.err, empty.err
+
+
+@pytest.mark.parametrize("name", ["...yaml", "..yaml", ".hidden.yaml"])
+def test_a_file_whose_name_starts_with_a_dot_cannot_name_its_output_folder(name, muster, tmp_path):
+    """Issue 12 (red team): a scenario file named '...yaml' (its name before .yaml is '..') wrote its pack and cards
+    into the folder above --out, and '..yaml' wrote hidden files into --out. Refused before anything renders."""
+    scenario = tmp_path / "in" / name
+    scenario.parent.mkdir()
+    scenario.write_bytes((SCENARIOS / "bridge.yaml").read_bytes())
+    out = tmp_path / "out" / "here"
+    result = muster("build", scenario, "--out", out)
+    assert result.code == 2
+    assert "a file name that starts with a dot cannot name its output folder" in result.err
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["in"]  # no out folder, nothing beside it

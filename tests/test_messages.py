@@ -154,3 +154,30 @@ def test_validate_reads_a_booklets_config_as_one(muster, tmp_path):
     assert f"{bad}:3:20: chapters[1]: 'a.yaml' is named twice" in result.err
     assert f"{bad}:4:7: logo: picture not found: crest.png" in result.err
     assert "system" not in result.err
+
+
+def test_a_key_or_file_name_holding_a_line_break_or_an_escape_cannot_forge_a_line(muster, tmp_path):
+    """Issue 12 (red team): a key holding a line break printed raw, forging a problem line of another file, and a
+    terminal escape in a key reached the terminal; a folder name holding a line break printed raw in "cannot
+    make the folder" and in the list of written files. Every such character is now written as its escape."""
+    scenario = tmp_path / "keys.yaml"
+    scenario.write_text(
+        'title: T\nsystem: fireteam-tomorrow\n"x\\nother.yaml:1:1: forged": 1\n"\\e[2Jcleared": 2\n', encoding="utf-8"
+    )
+    result = muster("validate", scenario)
+    assert result.code == 1
+    assert "\x1b" not in result.err
+    assert all(line.startswith((str(scenario), "muster: ")) for line in result.err.splitlines()), result.err
+    assert "x\\nother.yaml:1:1: forged" in result.err and "\\x1b[2Jcleared" in result.err
+
+    blocked = tmp_path / "a\nb"
+    blocked.write_text("a file where the folder would go", encoding="utf-8")
+    result = muster("build", SCENARIOS / "bridge.yaml", "--out", blocked)
+    assert result.code == 1 and len(result.err.strip().splitlines()) == 1, result.err
+    assert "a\\nb" in result.err
+
+    result = muster("build", SCENARIOS / "bridge.yaml", "--out", tmp_path / "c\nd")
+    assert result.code == 0, result.err
+    assert [line for line in result.out.splitlines() if line] == [
+        repr(str(tmp_path / "c\nd" / "bridge" / name)) for name in ("bridge.pdf", "bridge-cards.pdf")
+    ]
