@@ -33,7 +33,9 @@ PALETTE = {
 }
 SHAPES = ["circle", "triangle", "square", "diamond", "pentagon", "hexagon", "star", "cross"]
 PATTERNS = ["hatch", "crosshatch", "dots", "horizontal", "vertical", "zigzag", "grid", "rings"]
-NAME_PATTERN = r"[^\x00-\x1f<>{}\\]+"
+# a name, title or label: no control characters (C0, DEL, C1, or the direction overrides and isolates that print a
+# name backwards: "\u202edeR" shows as "Red"), and none of < > { } \ (markup and template syntax)
+NAME_PATTERN = r"[^\x00-\x1f\x7f-\x9f\u202a-\u202e\u2066-\u2069<>{}\\]+"
 
 
 def common_side_keys() -> list[Key]:
@@ -199,8 +201,11 @@ def _at_picture(doc: Document, path: tuple, src: str, message: str) -> Problem:
 
 def _visible(name: str) -> str:
     """The name as a reader sees it: without format characters (zero-width space and joiners, U+2060, U+FEFF, the
-    soft hyphen), which print as nothing and would let two sides look alike or a side look nameless."""
-    return "".join(char for char in name if unicodedata.category(char) != "Cf").strip()
+    soft hyphen, direction overrides), which print as nothing and would let two sides look alike or a side look
+    nameless; its letters composed alike (NFKC: an é typed as e and an accent is é) and every run of spaces of any
+    width (a no-break, thin or double space) one space."""
+    shown = "".join(char for char in unicodedata.normalize("NFKC", name) if unicodedata.category(char) != "Cf")
+    return " ".join(shown.split())
 
 
 def _later(doc: Document) -> Problem:
@@ -247,7 +252,7 @@ def validate(doc: Document) -> Scenario:
                 f"a side name needs a character that prints (got {name!r}: only spaces or invisible characters)",
             )
         elif (seen_name := seen.setdefault(visible, name)) is not name:
-            differ = "" if seen_name == name else f" (and {seen_name!r}: they differ only by invisible characters)"
+            differ = "" if seen_name == name else f" (and {seen_name!r}: the two print alike)"
             checker.report(("sides", i, "name"), f"two sides are named {name!r}{differ}")
     colours = [s.get("colour") for s in cleaned["sides"]]
     for i, colour in enumerate(colours):
