@@ -244,8 +244,22 @@ def _in_words(message: str) -> str:
     )
 
 
+# line breaks to YAML 1.1 (PyYAML) that most editors show inside a line: each would shift every later line number
+# (and end a comment where an editor shows it going on, so that a key could hide in what looks like a comment)
+_HIDDEN_BREAK = re.compile("[\x85\u2028\u2029]")
+
+
 def load_text(text: str, file: str) -> Document:
     """Parse YAML text into a Document, or raise InputProblems naming every spot."""
+    hidden = _HIDDEN_BREAK.search(text)
+    if hidden:
+        at = hidden.start()
+        line, col = text.count("\n", 0, at) + 1, at - (text.rfind("\n", 0, at) + 1) + 1
+        message = (
+            f"the character U+{ord(hidden.group()):04X} is a line break to YAML but not to most editors, so the "
+            "lines would not be where they show: remove it"
+        )
+        raise InputProblems([Problem(file, line, col, "", message)])
     builder = _Builder(file)
     try:
         loader = _Loader(text)

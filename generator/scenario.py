@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import math
 import unicodedata
 from dataclasses import dataclass, field
 from functools import cached_property
@@ -188,12 +189,16 @@ def _check_pictures(doc: Document, checker: Checker, path: tuple, text: str) -> 
 
 
 def _at_picture(doc: Document, path: tuple, src: str, message: str) -> Problem:
-    """The problem at the picture's own line and column: the first place its path is written at or after the text's
-    start (exact for the usual `|` block; the text's own position when the path was written escaped)."""
+    """The problem at the picture's own line and column: the first place its path is written inside the text's own
+    value (from its start to where the next key or value of the file starts; exact for the usual `|` block), or the
+    text's own position when the path was written otherwise (escaped): never a comment or a key further down."""
     line, col = doc.where(path)
-    lines = doc.source.decode("utf-8", "replace").splitlines()
-    for number in range(line - 1, len(lines)):
-        found = lines[number].find(src, col - 1 if number == line - 1 else 0)
+    starts = [spot for spot in (*doc.marks.values(), *doc.key_marks.values()) if spot > (line, col)]
+    end = min(starts, default=(math.inf, math.inf))
+    lines = doc.source.decode("utf-8", "replace").split("\n")
+    for number in range(line - 1, min(len(lines), end[0])):
+        text = lines[number][: end[1] - 1] if number + 1 == end[0] else lines[number]
+        found = text.find(src, col - 1 if number == line - 1 else 0)
         if found >= 0:
             return Problem(doc.file, number + 1, found + 1, path_str(path), message)
     return doc.problem(path, message)

@@ -186,3 +186,26 @@ def test_a_picture_gone_after_validation_fails_the_render_in_our_words(tmp_path,
     with pytest.raises(RenderError, match=r"picture not found: gone.png \(in .*; it changed after validation\)"):
         markup.to_html("![map](gone.png)", tmp_path)
     assert capfd.readouterr().err == ""
+
+
+def test_a_picture_written_escaped_is_reported_at_its_text_not_at_a_comment_that_names_it(tmp_path, muster):
+    """Issue 12 (red team): `![m](old\\_map.png)` (Markdown's escaped underscore) was reported at a comment 90 lines
+    down that named old_map.png: the search for the path ran past the text's own value to the end of the file. It
+    now stays inside the value, and falls back on the text's own position."""
+    scenario = scenario_with(tmp_path, "![m](old\\_map.png)")
+    scenario.write_text(scenario.read_text(encoding="utf-8") + "# TODO replace old_map.png next season\n", "utf-8")
+    result = muster("validate", scenario)
+    assert result.code == 1
+    assert f"{scenario}:3:11: briefing: picture not found: old_map.png" in result.err, result.err
+
+
+def test_a_line_break_that_editors_do_not_show_is_refused_where_they_show_it(tmp_path, muster):
+    """Issue 12 (red team): U+2028, U+2029 or U+0085 in a comment is a line break to YAML 1.1 and not to most
+    editors: every later problem was reported a line off (and a key could hide in what looks like a comment).
+    Such a character is refused at the line and column an editor shows."""
+    for char in ("\u2028", "\u2029", "\x85"):
+        scenario = scenario_with(tmp_path, "![map](missing.png)")
+        scenario.write_text(f"# a comment{char}with more\n" + scenario.read_text(encoding="utf-8"), "utf-8")
+        result = muster("validate", scenario)
+        assert result.code == 1
+        assert f"{scenario}:1:12: the character U+{ord(char):04X} is a line break to YAML" in result.err, result.err
