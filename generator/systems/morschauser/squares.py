@@ -74,6 +74,11 @@ class Block:
         first, last = square_name(*self.first), square_name(*self.last)
         return first if first == last else f"{first}:{last}"
 
+    @property
+    def size(self) -> int:
+        """How many squares it holds, from its corners."""
+        return (abs(self.last[0] - self.first[0]) + 1) * (abs(self.last[1] - self.first[1]) + 1)
+
     def on_grid(self, columns: int, rows: int) -> bool:
         return all(0 <= col < columns and 0 <= row < rows for col, row in (self.first, self.last))
 
