@@ -190,12 +190,16 @@ def parser() -> argparse.ArgumentParser:
 
 def _print_problems(problems: list[Problem]) -> None:
     """The first PROBLEMS_SHOWN problems, then how many more; a file's notice (which checks are still to run)
-    prints whatever the cut, after its problems."""
-    shown = 0
+    prints after its problems when any of them was shown, and is cut with them when none was."""
+    shown, files = 0, set()
     for problem in problems:
-        if problem.notice or shown < PROBLEMS_SHOWN:
+        if problem.notice:
+            if problem.file in files:
+                print(problem, file=sys.stderr)
+        elif shown < PROBLEMS_SHOWN:
             print(problem, file=sys.stderr)
-            shown += not problem.notice
+            shown += 1
+            files.add(problem.file)
     more = sum(1 for p in problems if not p.notice) - shown
     if more > 0:
         print(f"... and {more} more problem{'s' if more != 1 else ''}", file=sys.stderr)

@@ -181,3 +181,22 @@ def test_a_key_or_file_name_holding_a_line_break_or_an_escape_cannot_forge_a_lin
     assert [line for line in result.out.splitlines() if line] == [
         repr(str(tmp_path / "c\nd" / "bridge" / name)) for name in ("bridge.pdf", "bridge-cards.pdf")
     ]
+
+
+def test_the_notices_of_files_whose_problems_were_all_cut_are_cut_with_them(muster, tmp_path):
+    """Issue 12 (red team): each file's notice ("the checks across keys ... run once the problems above are
+    fixed") printed whatever the 100-problem cut: 150 bad files printed 252 lines. A notice prints after its
+    file's problems when any of them was shown, and goes with them when none was."""
+    files = []
+    for n in range(150):
+        path = tmp_path / f"bad{n:03}.yaml"
+        path.write_text("title: T\nsystem: fireteam-tomorrow\nbogus: 1\n", encoding="utf-8")
+        files.append(path)
+    result = muster("validate", *files)
+    lines = result.err.splitlines()
+    assert result.code == 1
+    problems = [line for line in lines if ": bogus: " in line or "unknown key" in line]
+    shown_files = {line.split(":", 1)[0] for line in problems}
+    notices = [line for line in lines if "run once the problems above are fixed" in line]
+    assert len(notices) == len(shown_files) and {line.split(":", 1)[0] for line in notices} == shown_files
+    assert len(lines) <= 100 + len(shown_files) + 2, len(lines)
