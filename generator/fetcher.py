@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import base64
 import binascii
+import hashlib
 import io
 import mimetypes
 import warnings
@@ -102,7 +103,7 @@ def _check_svg(data: bytes, name: str) -> None:
 def check_picture(data: bytes, name: str) -> None:
     """Refuse bytes that are not a picture we print: over 8 MiB, not PNG/JPEG/GIF/WebP/SVG (a font, a script),
     or a raster over MAX_IMAGE_PIXELS (a decompression bomb), judged from its header before anything decodes it."""
-    from PIL import Image
+    from PIL import Image, ImageFile
 
     if len(data) > MAX_IMAGE_BYTES:
         raise PictureRefused(f"picture {name} is larger than 8 MiB")
@@ -125,6 +126,16 @@ def check_picture(data: bytes, name: str) -> None:
             f"picture {name} has more than {MAX_IMAGE_PIXELS // 1_000_000} million pixels; "
             "scale it down (300 dpi at its printed size is plenty)"
         )
+    # decoded whole, within the pixel bound just checked: a truncated file is refused here, not printed broken.
+    # WeasyPrint, once imported, tells Pillow to load truncated images quietly (weasyprint/images.py): not here.
+    truncated_ok, ImageFile.LOAD_TRUNCATED_IMAGES = ImageFile.LOAD_TRUNCATED_IMAGES, False
+    try:
+        with Image.open(io.BytesIO(data)) as image:
+            image.load()
+    except Exception as err:  # a truncated or damaged stream
+        raise PictureRefused(f"picture {name} is damaged: it does not decode whole ({err})") from None
+    finally:
+        ImageFile.LOAD_TRUNCATED_IMAGES = truncated_ok
 
 
 def _read_checked(
@@ -148,9 +159,16 @@ def _read_checked(
     return data, real
 
 
+# a hash of every picture's bytes this process has read since the set was last emptied: a booklet's chapter checks
+# that the bytes it printed are the bytes its cache key was made of (generator/booklet/parts.py)
+READ: set[str] = set()
+
+
 def read_picture(folder: Path, name: str) -> bytes:
     """The checked bytes of a picture a scenario names (a plain relative path in its folder); PictureRefused else."""
-    return _read_checked(folder / name, [folder.resolve()])[0]
+    data = _read_checked(folder / name, [folder.resolve()])[0]
+    READ.add(hashlib.sha256(data).hexdigest())
+    return data
 
 
 def picture_url(data: bytes) -> str:

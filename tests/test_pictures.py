@@ -209,3 +209,19 @@ def test_a_line_break_that_editors_do_not_show_is_refused_where_they_show_it(tmp
         result = muster("validate", scenario)
         assert result.code == 1
         assert f"{scenario}:1:12: the character U+{ord(char):04X} is a line break to YAML" in result.err, result.err
+
+
+@pytest.mark.parametrize("kind", ["PNG", "JPEG"])
+def test_a_truncated_picture_is_refused_at_its_line(kind, tmp_path, muster):
+    """Issue 12 (red team): a PNG or JPEG cut short passed validate and build, and was embedded undecodable (a
+    viewer shows nothing, or a grey box). A picture is decoded whole when it is checked."""
+    from PIL import Image
+
+    out = io.BytesIO()
+    Image.effect_noise((120, 120), 60).convert("RGB").save(out, format=kind)
+    name = f"cut.{kind.lower()}"
+    (tmp_path / name).write_bytes(out.getvalue()[: len(out.getvalue()) // 2])
+    scenario = scenario_with(tmp_path, f"![map]({name})")
+    result = muster("validate", scenario)
+    assert result.code == 1
+    assert f"{scenario}:4:10: briefing: picture {name} is damaged: it does not decode whole" in result.err, result.err
