@@ -6,6 +6,7 @@ import errno
 import glob
 import os
 import secrets
+import signal
 import tempfile
 import time
 from pathlib import Path
@@ -106,13 +107,21 @@ def _unlink(path: Path | None) -> None:
             pass
 
 
+# signals that end the process when they arrive: held back while the new files are renamed into place, so that a
+# build stopped then (a SIGTERM from a shell or a service manager) leaves the whole new set or the whole old one.
+# SIGKILL cannot be held back: between two renames it can still leave a new pack beside old cards.
+_HELD = {signal.SIGTERM, signal.SIGHUP, signal.SIGQUIT}
+
+
 def _write_together(outputs: dict[Path, bytes]) -> None:
     parts: dict[Path, Path] = {}
     olds: dict[Path, Path | None] = {}
     renamed: list[Path] = []
+    held = None
     try:
         for target, data in outputs.items():
             parts[target] = _write_part(target, data)
+        held = signal.pthread_sigmask(signal.SIG_BLOCK, _HELD)  # delivered once the set is whole, new or old
         for target in outputs:
             olds[target] = _keep_old(target)
         for target, part in parts.items():
@@ -134,3 +143,5 @@ def _write_together(outputs: dict[Path, bytes]) -> None:
     finally:
         for backup in olds.values():
             _unlink(backup)
+        if held is not None:
+            signal.pthread_sigmask(signal.SIG_SETMASK, held)

@@ -62,3 +62,35 @@ def test_writing_together_puts_back_a_target_that_had_no_old_file(tmp_path, monk
     with pytest.raises(RenderError, match="cannot write .*b.pdf"):
         files.write_together({first: b"new a", second: b"new b"})
     assert not first.exists() and files_under(tmp_path) == []
+
+
+def test_a_sigterm_between_the_two_renames_waits_for_the_second(tmp_path):
+    """Issue 12 (red team): a SIGTERM that arrived between the pack's rename and the cards' (a shell's kill, a
+    service manager stopping a job) left a new pack beside the old cards. The signals that end a process are held
+    back while the set is renamed, and arrive once it is whole: here the process dies of the SIGTERM it sent
+    itself after the first rename, with both new files in place."""
+    import signal
+    import subprocess
+    import sys
+
+    pack, cards = tmp_path / "pair.pdf", tmp_path / "pair-cards.pdf"
+    pack.write_bytes(b"old pack")
+    cards.write_bytes(b"old cards")
+    script = f"""
+import os, signal
+from pathlib import Path
+from generator import files
+real = os.replace
+def replace(src, dst):
+    real(src, dst)
+    if str(dst).endswith("pair.pdf"):
+        os.kill(os.getpid(), signal.SIGTERM)
+os.replace = replace
+files.write_together({{Path({str(pack)!r}): b"new pack", Path({str(cards)!r}): b"new cards"}})
+print("finished")
+"""
+    result = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, timeout=60)
+    assert result.returncode == -signal.SIGTERM, (result.returncode, result.stderr)
+    assert (pack.read_bytes(), cards.read_bytes()) == (b"new pack", b"new cards")
+    assert "finished" not in result.stdout
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["pair-cards.pdf", "pair.pdf"]  # no backup left
