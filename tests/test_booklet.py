@@ -287,13 +287,15 @@ def test_front_matter_is_rendered_once_and_a_long_one_still_numbers_right(monkey
     real = front._render_front
     monkeypatch.setattr(front, "_render_front", lambda *args: calls.append(1) or real(*args))
     parts = [Part(CHAPTER, f"s{n}.yaml", f"Scenario {n}", "head", "Fireteam Tomorrow", pages=3) for n in range(4)]
-    config = {**DEFAULT_CONFIG, "title": "Book", "introduction": "Welcome."}
+    config = {**DEFAULT_CONFIG, "title": "Book", "introduction_html": "<p>Welcome.</p>"}
     data, front_pages, total = front.front_matter(config, parts, Options())
     assert (len(calls), front_pages, total) == (1, 2, 2 + 4 * 3)
     assert [p.start for p in parts] == [3, 6, 9, 12]
 
     calls.clear()
-    config["introduction"] = "\n\n".join(f"Paragraph {n} of the club's long welcome to its season." for n in range(120))
+    config["introduction_html"] = "".join(
+        f"<p>Paragraph {n} of the club's long welcome to its season.</p>" for n in range(120)
+    )
     data, front_pages, total = front.front_matter(config, parts, Options())
     assert front_pages == len(PdfReader(io.BytesIO(data)).pages) > 2 and len(calls) == 2
     assert [p.start for p in parts] == [front_pages + 1 + 3 * n for n in range(4)]

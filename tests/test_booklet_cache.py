@@ -129,3 +129,112 @@ def test_an_svg_map_naming_another_file_is_refused_at_the_pictures_line_and_colu
         f"{named.format(uri=uri)[-40:]}'); an SVG is printed from its own bytes only, so put that picture inside it "
         "as a data: URL"
     ), problem
+
+
+def test_an_edited_introduction_picture_is_printed_new(club, tmp_path):
+    """Issue 12 (red team): the whole booklet's key held the config's text and the logo's bytes but not the
+    introduction's pictures: an edited picture returned the old booklet. The config's limited child reads the
+    cover's pictures once; the key and the cover are made of those same bytes."""
+    config = tmp_path / "club" / "club.yaml"
+    config.write_text("club: Kessel\nseason: Autumn\nintroduction: '![Our crest](crest.jpg)'\n", encoding="utf-8")
+    crest = tmp_path / "club" / "crest.jpg"
+    crest.write_bytes(jpeg((0, 150, 0)))
+    out = tmp_path / "with-intro.pdf"
+    booklet([str(club.scenario)], out, str(config), jobs=1)
+    assert jpeg((0, 150, 0)) in out.read_bytes()
+    crest.write_bytes(jpeg((150, 0, 150)))
+    booklet([str(club.scenario)], out, str(config), jobs=1)
+    assert jpeg((150, 0, 150)) in out.read_bytes() and jpeg((0, 150, 0)) not in out.read_bytes()
+
+
+def test_a_map_changed_while_its_chapter_renders_is_not_kept_under_the_key_it_was_planned_with(club, monkeypatch):
+    """Issue 12 (red team): keys were made from the pictures the planning child read, and each chapter's child read
+    them again, so a map edited during a build was cached under the old map's key: once the old map was back, the
+    booklet printed the edited one until --no-cache. A chapter now checks that the file and pictures it printed are
+    the ones its key was made of, and is kept under no key (nor is the booklet) when they are not."""
+    import generator.booklet as booklet_module
+
+    club()  # red, cached
+    mapped = club.scenario.parent / "map.jpg"
+    mapped.write_bytes(jpeg((0, 160, 0)))  # green: planned with this
+    real = booklet_module.render_parts
+
+    def edited_meanwhile(*args, **kwargs):
+        mapped.write_bytes(jpeg((0, 0, 200)))  # blue, after the keys were made
+        return real(*args, **kwargs)
+
+    monkeypatch.setattr(booklet_module, "render_parts", edited_meanwhile)
+    printed, _ = club()
+    assert jpeg((0, 0, 200)) in printed  # what it read is what it printed
+    monkeypatch.setattr(booklet_module, "render_parts", real)
+    mapped.write_bytes(jpeg((0, 160, 0)))  # green again: the blue chapter must not come back from the cache
+    again, stats = club()
+    assert jpeg((0, 160, 0)) in again and jpeg((0, 0, 200)) not in again
+    assert stats["rendered"] == 1
+
+
+def test_cache_entries_swapped_between_two_keys_are_misses(club, tmp_path):
+    """Issue 12 (red team): an entry was checked against a hash of its bytes alone, so two chapters' entries whose
+    names were swapped printed each other's pages. The hash in an entry's name seals its key and page count with
+    its bytes."""
+    other = club.scenario.parent / "ambush.yaml"
+    other.write_text(club.scenario.read_text().replace("title: Raid", "title: Ambush"), encoding="utf-8")
+    out = tmp_path / "two.pdf"
+    booklet([str(club.scenario), str(other)], out, jobs=1)
+    first = out.read_bytes()
+    text = " ".join(page.extract_text() for page in PdfReader(io.BytesIO(first)).pages)
+    assert text.index("Raid") < text.index("Ambush")
+    entries = {}
+    for entry in club.cache.glob("*.pdf"):
+        if entry.name.startswith("booklet-"):
+            entry.unlink()
+        else:
+            key, rest = entry.name.split("-", 1)
+            entries[key] = (entry, rest)
+    chapters = [
+        key for key, (entry, _) in entries.items() if b"Raid" in entry.read_bytes() or b"Ambush" in entry.read_bytes()
+    ]
+    (a, rest_a), (b, rest_b) = entries[chapters[0]], entries[chapters[1]]
+    a.rename(club.cache / "swap"), b.rename(club.cache / f"{chapters[0]}-{rest_b}")
+    (club.cache / "swap").rename(club.cache / f"{chapters[1]}-{rest_a}")
+    stats: dict = {}
+    booklet([str(club.scenario), str(other)], out, jobs=1, statistics=stats.update)
+    assert stats["rendered"] >= 2
+    text = " ".join(page.extract_text() for page in PdfReader(io.BytesIO(out.read_bytes())).pages)
+    assert text.index("Raid") < text.index("Ambush")
+
+
+def test_a_logo_swapped_for_a_fifo_after_it_was_checked_is_never_read_again(club, tmp_path, monkeypatch):
+    """Issue 12 (red team): the booklet's own process read the logo again, unlimited, after the config's child had
+    checked it: swapped for a FIFO meanwhile, it blocked the booklet past every time limit. The logo is read once,
+    in the config's limited child, and the cover prints those checked bytes."""
+    import os
+    import signal
+
+    import generator.booklet as booklet_module
+
+    config = tmp_path / "club" / "club.yaml"
+    config.write_text("club: Kessel\nseason: Autumn\nlogo: crest.jpg\n", encoding="utf-8")
+    crest = tmp_path / "club" / "crest.jpg"
+    crest.write_bytes(jpeg((0, 120, 120)))
+    real = booklet_module.plan
+
+    def swapped_after_planning(*args, **kwargs):
+        planned = real(*args, **kwargs)
+        crest.unlink()
+        os.mkfifo(crest)  # opening it for reading would wait for a writer that never comes
+        return planned
+
+    def stuck(*_):
+        raise TimeoutError("the booklet read the logo again")
+
+    monkeypatch.setattr(booklet_module, "plan", swapped_after_planning)
+    previous = signal.signal(signal.SIGALRM, stuck)
+    signal.alarm(60)
+    try:
+        out = tmp_path / "logo.pdf"
+        booklet([str(club.scenario)], out, str(config), jobs=1)
+    finally:
+        signal.alarm(0)
+        signal.signal(signal.SIGALRM, previous)
+    assert jpeg((0, 120, 120)) in out.read_bytes()

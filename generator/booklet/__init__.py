@@ -53,10 +53,9 @@ def booklet(
     stats: dict = {}
     config, parts = plan(config_path, paths, then=partial(cache_keys, options=options), jobs=jobs)
     cache = cache_folder() if use_cache else None
-    logo = Path(config["logo"]).read_bytes() if config.get("logo") else b""
-    whole = hashlib.sha256(
-        repr((sorted(config.items()), [p.key for p in parts], options)).encode() + hashlib.sha256(logo).digest()
-    ).hexdigest()
+    # the whole booklet's key: the config as read (the cover's pictures in it as their checked bytes, read once in
+    # the config's limited child) and every part's key; nothing here reads a file of the user's again
+    whole = hashlib.sha256(repr((sorted(config.items()), [p.key for p in parts], options)).encode()).hexdigest()
     last = read_entry(cache, f"booklet-{whole}") if cache else None
     if last:  # nothing changed: the last booklet is this one (its bytes checked against their hash)
         write_atomic(out, last[0])
@@ -122,9 +121,11 @@ def booklet(
     step("contents and page numbers")
     write_atomic(out, data)
     if cache:
-        entry = entry_name(f"booklet-{whole}", data, pages)
-        write_atomic(cache / entry, data)
-        prune(cache, keep={entry, *(cache_entry(part) for part in parts)})
+        kept = {cache_entry(part) for part in parts if part.key}
+        if all(part.key for part in parts):  # a part printed from other bytes than its key: nor is the booklet kept
+            kept.add(entry_name(f"booklet-{whole}", data, pages))
+            write_atomic(cache / entry_name(f"booklet-{whole}", data, pages), data)
+        prune(cache, keep=kept)
     for key, seconds in timing.items():
         stats[key] = stats.get(key, 0.0) + seconds
     stats["weasyprint_import"] = engine.import_cpu

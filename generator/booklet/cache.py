@@ -56,9 +56,14 @@ def prune(folder: Path, keep: set[str]) -> None:
 
 
 def entry_name(key: str, data: bytes, pages: int) -> str:
-    """An entry's file name, key-pages-hash.pdf: what it is for, how many pages it holds, and a hash of its bytes,
-    so that what is read back can be checked before it is trusted."""
-    return f"{key}-{pages}-{hashlib.sha256(data).hexdigest()}.pdf"
+    """An entry's file name, key-pages-hash.pdf: what it is for, how many pages it holds, and a hash of its key,
+    page count and bytes together, so that what is read back can be checked before it is trusted (an entry renamed
+    to another key's name, or to another count, does not match its hash)."""
+    return f"{key}-{pages}-{_seal(key, pages, data)}.pdf"
+
+
+def _seal(key: str, pages: int, data: bytes) -> str:
+    return hashlib.sha256(f"{key}\0{pages}\0".encode() + data).hexdigest()
 
 
 def read_entry(folder: Path, key: str) -> tuple[bytes, int] | None:
@@ -68,7 +73,7 @@ def read_entry(folder: Path, key: str) -> tuple[bytes, int] | None:
         try:
             pages_text, digest = path.stem[len(key) + 1 :].split("-")
             data = path.read_bytes()
-            if hashlib.sha256(data).hexdigest() == digest and _page_count(data) == int(pages_text):
+            if _seal(key, int(pages_text), data) == digest and _page_count(data) == int(pages_text):
                 os.utime(path)  # used: pruning deletes the oldest first
                 return data, int(pages_text)
         except (OSError, ValueError):  # pruned meanwhile by another build, or not a name we wrote

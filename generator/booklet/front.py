@@ -3,14 +3,13 @@
 from __future__ import annotations
 
 import io
-from pathlib import Path
 
+import markupsafe
 from pypdf import PdfReader
 
-from .. import __version__, markup
+from .. import __version__
 from ..build import APPENDIX, CHAPTER, Options
 from ..engine import render_pdf
-from ..fetcher import picture_url, read_picture
 from ..rendering import TEMPLATES, render
 from .parts import PART_PDF_VERSION
 from .plan import Part
@@ -36,22 +35,13 @@ def _holds(appendix: Part) -> list[str]:
     return titles
 
 
-def _logo_url(config: dict) -> str | None:
-    """The club's logo as the checked bytes the cover prints (a data: URL), read from the config's folder as
-    plan.load_config checked it; the booklet's cache key holds the same bytes."""
-    if not config.get("logo"):
-        return None
-    logo = Path(config["logo"])
-    return picture_url(read_picture(logo.parent, logo.name))
-
-
 def _render_front(config: dict, parts: list[Part], options: Options) -> tuple[bytes, int, list]:
     chapters = [p for p in parts if p.kind == CHAPTER]
     appendices = [p for p in parts if p.kind == APPENDIX]
     systems = list(dict.fromkeys(p.system for p in chapters))
     html = render(
         "booklet/front.html",
-        booklet={**config, "introduction": markup.to_html(config.get("introduction") or "", _folder(config))},
+        booklet={**config, "introduction": markupsafe.Markup(config["introduction_html"])},
         chapters=[
             {"title": p.title, "system": p.system, "author": p.author, "page": p.start, "n": parts.index(p)}
             for p in chapters
@@ -68,7 +58,7 @@ def _render_front(config: dict, parts: list[Part], options: Options) -> tuple[by
             for p in appendices
         ],
         systems=systems,
-        logo=_logo_url(config),
+        logo=config["logo_url"],
         page_size={"a4": "A4", "letter": "letter"}[options.paper],
         version=__version__,
     )
@@ -109,8 +99,3 @@ def front_matter(config: dict, parts: list[Part], options: Options) -> tuple[byt
             break
         front_pages = counted
     return front, front_pages, total
-
-
-def _folder(config: dict) -> Path | None:
-    """The folder the introduction's pictures are read from: the config's own (none without a config)."""
-    return Path(config["folder"]) if config.get("folder") else None

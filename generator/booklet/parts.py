@@ -8,7 +8,7 @@ from collections.abc import Callable
 from dataclasses import replace
 from pathlib import Path
 
-from .. import __version__, engine, markup
+from .. import __version__, engine, fetcher, markup
 from ..build import APPENDIX, Options, Parts, choose_seed, compute, pack_html
 from ..engine import render_pdf
 from ..errors import RenderError
@@ -41,20 +41,27 @@ def cache_entry(part: Part) -> str:
     return entry_name(part.key, part.pdf, part.pages)
 
 
-def _pictures(path: str) -> bytes:
+def _pictures(path: str) -> tuple[bytes, frozenset[str]]:
     """What the scenario's pictures put on its pages: each one's name and a hash of its bytes (as checked, and as
-    the page will hold them: data: URLs, so the folder the scenario sits in never reaches the page)."""
+    the page will hold them: data: URLs, so the folder the scenario sits in never reaches the page); and the set of
+    those hashes."""
     scenario = load_scenario(path)
     texts = [scenario.data["briefing"], scenario.data["victory"]] + [s.get("briefing") or "" for s in scenario.sides]
-    digest = hashlib.sha256()
+    digest, seen = hashlib.sha256(), set()
     for text in texts:
         for src in markup.pictures(text):
             try:
                 data = read_picture(scenario.doc.folder, src)
             except PictureRefused as err:  # changed since this process validated it
                 raise RenderError(f"{path}: {err}") from None
+            seen.add(hashlib.sha256(data).hexdigest())
             digest.update(f"{src}\0".encode() + hashlib.sha256(data).digest())
-    return digest.digest()
+    return digest.digest(), frozenset(seen)
+
+
+def _inputs(source: bytes, pictures: frozenset[str]) -> tuple[str, frozenset[str]]:
+    """A chapter's inputs as its cache key holds them: its file's bytes and its pictures' (hashes)."""
+    return hashlib.sha256(source).hexdigest(), pictures
 
 
 def cache_keys(parts: list[Part], options: Options) -> None:
@@ -69,8 +76,11 @@ def cache_keys(parts: list[Part], options: Options) -> None:
                 + repr((part.kind, part.label, options, [k for k, _ in part.variant_sets], part.played_in)).encode()
             )
         else:
-            digest.update(load_scenario(part.path).doc.source)
-            digest.update(_pictures(part.path))  # an edited map is a new chapter
+            source = load_scenario(part.path).doc.source
+            pictures, hashes = _pictures(part.path)
+            digest.update(source)
+            digest.update(pictures)  # an edited map is a new chapter
+            part.inputs = _inputs(source, hashes)
         part.key = digest.hexdigest()
 
 
@@ -88,10 +98,14 @@ def in_a_book(html: str) -> str:
     return re.sub(r"\b([Tt])his pack\b", r"\1his book", html)
 
 
-def _render_part(args: tuple) -> tuple[bytes, int, dict]:
-    """Render one chapter or appendix to PDF bytes (runs in a worker process), with the CPU seconds WeasyPrint took."""
-    paths, mode, heading, options = args
+def _render_part(args: tuple) -> tuple[bytes, int, dict, bool]:
+    """Render one chapter or appendix to PDF bytes (runs in a worker process), with the CPU seconds WeasyPrint took,
+    and whether it may be cached under the key planned for it: a chapter whose file or pictures changed since its
+    key was made (a picture edited while the booklet renders) prints what it read, but is not kept under the key of
+    what it did not print."""
+    paths, mode, heading, options, planned = args
     before = engine.weasyprint_cpu
+    fetcher.READ.clear()
     sets = []
     played_in = []
     for names, path, titles in paths:
@@ -105,9 +119,10 @@ def _render_part(args: tuple) -> tuple[bytes, int, dict]:
     else:
         html = pack_html(scenario, pack, Parts.chapter(scenario.system), booklet=True)
     html = in_a_book(html)
+    read = _inputs(scenario.doc.source, frozenset(fetcher.READ))  # every picture read here, at validation too
     # tagged, without object streams: the join copies the structure tree by the xref's offsets
     data, pages = render_pdf(html, TEMPLATES, tags=True, pdf_version=PART_PDF_VERSION)
-    return data, pages, {"weasyprint": engine.weasyprint_cpu - before}
+    return data, pages, {"weasyprint": engine.weasyprint_cpu - before}, mode == APPENDIX or read == planned
 
 
 def render_parts(
@@ -137,17 +152,20 @@ def render_parts(
             p.kind,
             p.label,
             options,
+            p.inputs,
         )
         for p in todo
     ]
     stats["rendered"] = len(todo)
 
-    def done(part: Part, data: bytes, pages: int, timing: dict) -> None:
+    def done(part: Part, data: bytes, pages: int, timing: dict, keyed: bool) -> None:
         part.pdf, part.pages = data, pages
         for key, seconds in timing.items():
             stats[key] = stats.get(key, 0.0) + seconds
         step(f"rendered {part.title}")
-        if cache:
+        if not keyed:
+            part.key = ""  # printed from other bytes than its key was made of: kept under no key, nor the booklet
+        elif cache:
             write_atomic(cache / cache_entry(part), data)
         ready(parts.index(part))
 

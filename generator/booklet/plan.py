@@ -11,7 +11,7 @@ from pathlib import Path
 from .. import markup
 from ..build import APPENDIX, CHAPTER, load, validate_limited
 from ..errors import InputProblems, Problem
-from ..fetcher import PictureRefused, read_picture
+from ..fetcher import PictureRefused, picture_url, read_picture
 from ..loading import load_file
 from ..sandbox import run_limited
 from ..scenario import NAME_PATTERN, check_prose
@@ -65,6 +65,8 @@ class Part:
     system: str
     author: str = ""
     key: str = ""  # cache key
+    # a chapter: a hash of its scenario file's bytes and of each of its pictures', as its key was made of them
+    inputs: tuple = ()
     pdf: bytes = b""
     pages: int = 0
     start: int = 0  # its first printed page in the booklet
@@ -91,6 +93,8 @@ DEFAULT_CONFIG = {
     "logo": None,
     "double_sided": False,
     "folder": None,  # the config's folder: the introduction's pictures are read from it
+    "introduction_html": "",  # the introduction as the cover prints it, its pictures' checked bytes in it
+    "logo_url": None,  # the logo's checked bytes as a data: URL
 }
 
 
@@ -149,6 +153,16 @@ def load_config(path: str | None, paths: list[str], doc=None) -> tuple[dict, lis
         data["folder"] = str(doc.folder)
     if checker.problems or data is INVALID:
         raise InputProblems(checker.problems)
+    # the cover's pictures, read once here (in a limited child) and handed on as their checked bytes: the cover is
+    # rendered from these, and the booklet's cache key is made of them, so no later read can print other bytes
+    # than the key holds (an edited introduction picture, or a logo swapped for a FIFO, is never read again)
+    try:
+        data["introduction_html"] = str(markup.to_html(data["introduction"], doc.folder))
+        data["logo_url"] = (
+            picture_url(read_picture(Path(data["logo"]).parent, Path(data["logo"]).name)) if data["logo"] else None
+        )
+    except PictureRefused as err:  # changed since it was checked, a moment ago
+        raise InputProblems([doc.problem((), f"a picture changed while it was read: {err}")]) from None
     data["title"] = data.get("title") or f"{data['club']} scenarios"
     return data, paths
 
