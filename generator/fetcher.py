@@ -70,7 +70,7 @@ def _data_url_bytes(url: str) -> bytes | None:
 
 
 def _check_svg(data: bytes, name: str) -> None:
-    """Refuse an SVG that names another file: a picture, a stylesheet or a font it would load by URL. Only the
+    """Refuse an SVG that holds text, or names another file: a picture, a stylesheet or a font it would load by URL. Only the
     SVG's own bytes are read, checked and keyed (the booklet cache); what it embeds as data: URLs is checked as a
     picture in turn. It is parsed as WeasyPrint parses it (ElementTree), so what is checked is what is drawn."""
     try:
@@ -79,6 +79,13 @@ def _check_svg(data: bytes, name: str) -> None:
         raise PictureRefused(f"{name} is not an SVG picture that can be read ({err})") from None
     urls: list[str] = []
     for element in root.iter():
+        if isinstance(element.tag, str) and element.tag.rsplit("}", 1)[-1] in ("text", "tspan", "textPath"):
+            # drawn in whatever fonts the machine has (and failing on a script the bundled ones lack): the same
+            # file would print differently on another machine, or not at all
+            raise PictureRefused(
+                f"picture {name} holds text: its letters would be drawn in whatever fonts this machine has; "
+                "turn the text into shapes in your drawing program (Inkscape: Path > Object to Path)"
+            )
         for attribute, value in element.attrib.items():
             local = attribute.rsplit("}", 1)[-1]
             if local in ("href", "base"):  # href, xlink:href, xml:base

@@ -138,7 +138,8 @@ def test_a_font_inside_an_svg_never_reaches_the_font_parsers():
     """An SVG carrying a font as a data: URL is refused before FreeType or HarfBuzz see the font's bytes."""
     font = next((TEMPLATES / "fonts").rglob("*.ttf")).read_bytes()
     style = "<style>@font-face { font-family: Evil; src: url(data:font/ttf;base64,%s) }</style>"
-    svg = svg_uri(style % base64.b64encode(font).decode() + '<text x="0" y="15" font-family="Evil">Hi</text>')
+    # no text to draw with it (an SVG holding text is refused for that first): the font alone must not get through
+    svg = svg_uri(style % base64.b64encode(font).decode() + '<rect width="10" height="10"/>')
     with pytest.raises(RenderError, match=r"a data: URL is not a picture \(PNG, JPEG, GIF, WebP or SVG\)"):
         render(svg)
 
@@ -225,3 +226,26 @@ def test_a_truncated_picture_is_refused_at_its_line(kind, tmp_path, muster):
     result = muster("validate", scenario)
     assert result.code == 1
     assert f"{scenario}:4:10: briefing: picture {name} is damaged: it does not decode whole" in result.err, result.err
+
+
+@pytest.mark.parametrize(
+    "body",
+    [
+        '<text x="5" y="40" font-family="DejaVu Serif" font-size="20">Hello</text>',
+        '<style>@font-face { font-family: X; src: local("DejaVu Sans Mono"); }</style><text x="5" y="30">Hi</text>',
+        '<text x="5" y="30"><tspan>\u6f22\u5b57</tspan></text>',
+    ],
+)
+def test_an_svg_picture_holding_text_is_refused_at_its_line(body, tmp_path, muster):
+    """Issue 12 (red team): an SVG picture's <text> was drawn in whatever fonts the machine had (DejaVu, named or
+    by @font-face local(), embedded in the PDF), so one file printed differently elsewhere; CJK text in it passed
+    validate and failed build with no line and column. A picture that holds text is refused where it is named."""
+    (tmp_path / "sign.svg").write_text(
+        f'<svg xmlns="http://www.w3.org/2000/svg" width="200" height="60">{body}</svg>', encoding="utf-8"
+    )
+    scenario = scenario_with(tmp_path, "![The sign](sign.svg)")
+    for command in (["validate", scenario], ["build", scenario, "--out", tmp_path / "out"]):
+        result = muster(*command)
+        assert result.code == 1
+        assert f"{scenario}:4:15: briefing: picture sign.svg holds text" in result.err, result.err
+    assert not (tmp_path / "out").exists()
