@@ -238,3 +238,19 @@ def test_a_logo_swapped_for_a_fifo_after_it_was_checked_is_never_read_again(club
         signal.alarm(0)
         signal.signal(signal.SIGALRM, previous)
     assert jpeg((0, 120, 120)) in out.read_bytes()
+
+
+def test_a_cache_that_cannot_be_written_is_said_once_and_the_booklet_is_still_made(club, tmp_path, monkeypatch, capsys):
+    """Issue 12 (red team): MUSTER_CACHE naming a file (or a folder under one) failed the booklet with "cannot
+    write". The cache saves time and never decides whether a booklet is made: it is said once, and the booklet
+    is written."""
+    blocker = tmp_path / "not-a-folder"
+    blocker.write_text("a file where the cache's folder would go", encoding="utf-8")
+    monkeypatch.setenv("MUSTER_CACHE", str(blocker / "cache"))
+    from generator.booklet import cache
+
+    monkeypatch.setattr(cache, "_UNWRITABLE", set())
+    printed, _ = club()
+    assert jpeg((200, 0, 0)) in printed
+    said = capsys.readouterr().err
+    assert said.count("the booklet cache is not kept (cannot write") == 1, said

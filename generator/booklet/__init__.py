@@ -22,7 +22,7 @@ from ..build import Options
 from ..errors import RenderError
 from ..files import write_atomic
 from ..sandbox import pipe, run_limited, start_limited
-from .cache import cache_folder, entry_name, prune, read_entry
+from .cache import cache_folder, entry_name, prune, read_entry, store
 from .front import front_matter, guessed_length, number_pages
 from .join import Joiner, Piece
 from .parts import cache_entry, cache_keys, render_parts
@@ -124,7 +124,7 @@ def booklet(
         kept = {cache_entry(part) for part in parts if part.key}
         if all(part.key for part in parts):  # a part printed from other bytes than its key: nor is the booklet kept
             kept.add(entry_name(f"booklet-{whole}", data, pages))
-            write_atomic(cache / entry_name(f"booklet-{whole}", data, pages), data)
+            store(cache, entry_name(f"booklet-{whole}", data, pages), data)
         prune(cache, keep=kept)
     for key, seconds in timing.items():
         stats[key] = stats.get(key, 0.0) + seconds

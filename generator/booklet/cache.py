@@ -8,6 +8,9 @@ import os
 import sys
 from pathlib import Path
 
+from ..errors import RenderError
+from ..files import write_atomic
+
 # What the cache may hold beyond the last build's own files: a 60-page booklet's parts and its whole PDF are
 # a few megabytes, so this keeps dozens of builds' worth of variants (paper, card sizes, edited scenarios).
 LIMIT_BYTES = 200 * 1024 * 1024
@@ -30,6 +33,20 @@ def cache_folder() -> Path:
     """The booklet cache: $MUSTER_CACHE when set, else booklet/ in the user's cache folder, wherever --out points."""
     override = os.environ.get("MUSTER_CACHE")
     return Path(override) if override else user_cache_folder() / "booklet"
+
+
+_UNWRITABLE: set[Path] = set()  # cache folders this process could not write: said once each
+
+
+def store(folder: Path, name: str, data: bytes) -> None:
+    """Keep an entry; a cache that cannot be written (a file where its folder goes, a full disk) is said once on
+    stderr and the booklet goes on without it: the cache saves time, it never decides whether a booklet is made."""
+    try:
+        write_atomic(folder / name, data)
+    except RenderError as err:
+        if folder not in _UNWRITABLE:
+            _UNWRITABLE.add(folder)
+            print(f"muster: the booklet cache is not kept ({err}); the booklet is built without it", file=sys.stderr)
 
 
 def prune(folder: Path, keep: set[str]) -> None:

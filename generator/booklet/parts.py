@@ -13,11 +13,10 @@ from ..build import APPENDIX, Options, Parts, choose_seed, compute, pack_html
 from ..engine import render_pdf
 from ..errors import RenderError
 from ..fetcher import PictureRefused, read_picture
-from ..files import write_atomic
 from ..rendering import PACKAGE, TEMPLATES
 from ..sandbox import run_each_limited
 from .appendix import appendix_html
-from .cache import entry_name, read_entry
+from .cache import entry_name, read_entry, store
 from .plan import Part, load_scenario
 
 # Parts are tagged and written without object streams (PDF 1.4 has none): the join finds each part's table
@@ -166,7 +165,7 @@ def render_parts(
         if not keyed:
             part.key = ""  # printed from other bytes than its key was made of: kept under no key, nor the booklet
         elif cache:
-            write_atomic(cache / cache_entry(part), data)
+            store(cache, cache_entry(part), data)
         ready(parts.index(part))
 
     # In the booklet's order: the join adds each part as soon as those before it are there (generator/booklet/
