@@ -83,18 +83,17 @@ def _print_options(p: argparse.ArgumentParser) -> None:
     g = p.add_argument_group("printing")
     _card_size_option(g)
     g.add_argument("--bleed", action="store_true", help="3 mm bleed and crop marks, for a print shop upload")
-    g.add_argument(
+    g.add_argument("--fronts-only", action="store_true", help="no back pages (for gluing fronts to blanks)")
+    _duplex_options(g, "move the backs by X,Y mm, as measured on `muster calibrate`")
+    g.add_argument("--ink-saver", action="store_true", help="no large filled areas")
+
+
+def _duplex_options(group, offset_help: str) -> None:
+    """--duplex and --back-offset, as build and calibrate take them."""
+    group.add_argument(
         "--duplex", choices=["long", "short"], default="long", help="which edge the printer flips on (default long)"
     )
-    g.add_argument("--fronts-only", action="store_true", help="no back pages (for gluing fronts to blanks)")
-    g.add_argument(
-        "--back-offset",
-        type=_offset,
-        default=(0.0, 0.0),
-        metavar="X,Y",
-        help="move the backs by X,Y mm, as measured on `muster calibrate`",
-    )
-    g.add_argument("--ink-saver", action="store_true", help="no large filled areas")
+    group.add_argument("--back-offset", type=_offset, default=(0.0, 0.0), metavar="X,Y", help=offset_help)
 
 
 def _options(args):
@@ -144,16 +143,7 @@ def parser() -> argparse.ArgumentParser:
     p = sub.add_parser("calibrate", help="a one-sheet duplex calibration page: print it, measure, pass --back-offset")
     p.add_argument("--out", default="output/calibration.pdf", help="the PDF to write (default: output/calibration.pdf)")
     p.add_argument("--paper", choices=["a4", "letter"], default="a4", help=PAPER_HELP)
-    p.add_argument(
-        "--duplex", choices=["long", "short"], default="long", help="which edge the printer flips on (default long)"
-    )
-    p.add_argument(
-        "--back-offset",
-        type=_offset,
-        default=(0.0, 0.0),
-        metavar="X,Y",
-        help="print the sheet with its backs moved by X,Y mm, to check a measured offset",
-    )
+    _duplex_options(p, "print the sheet with its backs moved by X,Y mm, to check a measured offset")
 
     p = sub.add_parser("validate", help="check files and list every problem")
     p.add_argument("files", nargs="+", metavar="FILE", help="scenario YAML files, or a booklet's config")
