@@ -587,3 +587,29 @@ def test_a_sheet_follows_a_mostly_blank_page_when_it_fits_there_whole():
     with pdfplumber.open(__import__("io").BytesIO(pdf)) as opened:
         assert "Turn tracker" not in opened.pages[0].extract_text()
         assert opened.pages[1].extract_text().startswith("Turn tracker")
+
+
+@pytest.mark.parametrize(
+    ("name", "last", "full", "neighbour"),
+    [("relay-station", "Pass 5", "Pass 1", "Pass 2"), ("hill-112", "Turn 9", "Turn 5", "Turn 7")],
+)
+def test_a_last_row_of_fewer_passes_keeps_the_columns_width(built, name, last, full, neighbour):
+    """Issue 11 (a fourth fresh read): the deck run-sheet's fifth pass, alone in its row of four, was a table as
+    wide as the page with three empty columns, its stripes and rules running through them. A row of fewer passes
+    (or turns, on the tile schedule) keeps a full row's column width: its table ends where its last column
+    does, read from the PDF."""
+    pack, _ = built(name)
+    with pdfplumber.open(pack) as pdf:
+        for page in pdf.pages:
+            words = page.extract_words(keep_blank_chars=True)
+            heads = {w["text"]: w for w in words if w["text"] in (last, full, neighbour)}
+            if last in heads and full in heads and neighbour in heads:
+                break
+        else:
+            pytest.fail(f"no page shows {last} under {full} and {neighbour}")
+        below = heads[last]["top"]
+        # the second column starts where the neighbour's heading does: the lone table must end before it
+        stop = heads[neighbour]["x0"]
+        painted = [r for r in page.rects + page.lines if r["top"] >= below - 2 and r["width"] > 20]
+        assert painted, "no rules or stripes under the last row's heading"
+        assert max(r["x1"] for r in painted) <= stop + 1, (max(r["x1"] for r in painted), stop)
