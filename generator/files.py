@@ -107,10 +107,13 @@ def _unlink(path: Path | None) -> None:
             pass
 
 
-# signals that end the process when they arrive: held back while the new files are renamed into place, so that a
-# build stopped then (a SIGTERM from a shell or a service manager) leaves the whole new set or the whole old one.
-# SIGKILL cannot be held back: between two renames it can still leave a new pack beside old cards.
-_HELD = {signal.SIGTERM, signal.SIGHUP, signal.SIGQUIT}
+# every signal a process can hold back, held while the new files are renamed into place and delivered once the set
+# is whole, new or old: Ctrl-C (SIGINT arriving between a rename and the note of it left the rollback a file short),
+# SIGTERM from a shell or a service manager, SIGHUP, SIGUSR1, SIGALRM and the rest. Faults of the process itself
+# (SIGSEGV and its kind) are not held; SIGKILL and SIGSTOP cannot be, and SIGKILL between two renames can still leave
+# a new pack beside old cards.
+_FAULTS = {signal.SIGSEGV, signal.SIGBUS, signal.SIGFPE, signal.SIGILL, signal.SIGTRAP, signal.SIGABRT, signal.SIGSYS}
+_HELD = signal.valid_signals() - _FAULTS - {signal.SIGKILL, signal.SIGSTOP}
 
 
 def _write_together(outputs: dict[Path, bytes]) -> None:

@@ -64,11 +64,13 @@ def test_writing_together_puts_back_a_target_that_had_no_old_file(tmp_path, monk
     assert not first.exists() and files_under(tmp_path) == []
 
 
-def test_a_sigterm_between_the_two_renames_waits_for_the_second(tmp_path):
-    """Issue 12 (red team): a SIGTERM that arrived between the pack's rename and the cards' (a shell's kill, a
-    service manager stopping a job) left a new pack beside the old cards. The signals that end a process are held
-    back while the set is renamed, and arrive once it is whole: here the process dies of the SIGTERM it sent
-    itself after the first rename, with both new files in place."""
+@pytest.mark.parametrize("name", ["SIGTERM", "SIGINT", "SIGUSR1", "SIGALRM"])
+def test_a_signal_between_the_two_renames_waits_for_the_second(name, tmp_path):
+    """Issue 12 (red team, twice): a SIGTERM that arrived between the pack's rename and the cards' (a shell's kill, a
+    service manager stopping a job) left a new pack beside the old cards; then a Ctrl-C that arrived as the first
+    rename returned (before the rollback knew of it), and SIGUSR1 or SIGALRM, did the same. Every signal a process
+    can hold is held while the set is renamed, and arrives once it is whole: here the process is stopped by the
+    signal it sent itself after the first rename, with both new files in place."""
     import signal
     import subprocess
     import sys
@@ -84,13 +86,14 @@ real = os.replace
 def replace(src, dst):
     real(src, dst)
     if str(dst).endswith("pair.pdf"):
-        os.kill(os.getpid(), signal.SIGTERM)
+        os.kill(os.getpid(), signal.{name})
 os.replace = replace
 files.write_together({{Path({str(pack)!r}): b"new pack", Path({str(cards)!r}): b"new cards"}})
 print("finished")
 """
     result = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, timeout=60)
-    assert result.returncode == -signal.SIGTERM, (result.returncode, result.stderr)
+    # Ctrl-C is Python's KeyboardInterrupt, which Python ends by dying of SIGINT too; the others end it directly
+    assert result.returncode == -getattr(signal, name), (result.returncode, result.stderr)
     assert (pack.read_bytes(), cards.read_bytes()) == (b"new pack", b"new cards")
     assert "finished" not in result.stdout
     assert sorted(p.name for p in tmp_path.iterdir()) == ["pair-cards.pdf", "pair.pdf"]  # no backup left
