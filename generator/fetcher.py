@@ -69,6 +69,9 @@ def _data_url_bytes(url: str) -> bytes | None:
         return None
 
 
+_UNDRAWN = ("title", "desc", "metadata", "style")  # an SVG's elements whose words are never drawn
+
+
 def _check_svg(data: bytes, name: str) -> None:
     """Refuse an SVG that holds text, or names another file: a picture, a stylesheet or a font it would load by URL. Only the
     SVG's own bytes are read, checked and keyed (the booklet cache); what it embeds as data: URLs is checked as a
@@ -79,18 +82,21 @@ def _check_svg(data: bytes, name: str) -> None:
         raise PictureRefused(f"{name} is not an SVG picture that can be read ({err})") from None
     urls: list[str] = []
     for element in root.iter():
-        if isinstance(element.tag, str) and element.tag.rsplit("}", 1)[-1] in ("text", "tspan", "textPath"):
-            # drawn in whatever fonts the machine has (and failing on a script the bundled ones lack): the same
-            # file would print differently on another machine, or not at all
+        local = element.tag.rsplit("}", 1)[-1] if isinstance(element.tag, str) else ""
+        # text is drawn in whatever fonts the machine has (and fails on a script the bundled ones lack): the same
+        # file would print differently on another machine, or not at all. Any words in the SVG count, not only a
+        # <text>'s (WeasyPrint draws an <a>'s words too), save a title's, a description's, metadata and styles
+        worded = local not in _UNDRAWN and bool((element.text or "").strip())
+        if local in ("text", "tspan", "textPath") or worded or (element.tail or "").strip():
             raise PictureRefused(
                 f"picture {name} holds text: its letters would be drawn in whatever fonts this machine has; "
                 "turn the text into shapes in your drawing program (Inkscape: Path > Object to Path)"
             )
         for attribute, value in element.attrib.items():
-            local = attribute.rsplit("}", 1)[-1]
-            if local in ("href", "base"):  # href, xlink:href, xml:base
+            attr = attribute.rsplit("}", 1)[-1]
+            if attr in ("href", "base"):  # href, xlink:href, xml:base
                 urls.append(value.strip())
-            elif local == "style":
+            elif attr == "style":
                 urls += _css_urls(value)
         if isinstance(element.tag, str) and element.tag.rsplit("}", 1)[-1] == "style" and element.text:
             urls += _css_urls(element.text)

@@ -234,6 +234,7 @@ def test_a_truncated_picture_is_refused_at_its_line(kind, tmp_path, muster):
         '<text x="5" y="40" font-family="DejaVu Serif" font-size="20">Hello</text>',
         '<style>@font-face { font-family: X; src: local("DejaVu Sans Mono"); }</style><text x="5" y="30">Hi</text>',
         '<text x="5" y="30"><tspan>\u6f22\u5b57</tspan></text>',
+        '<a x="10" y="40" font-size="30" font-family="DejaVu Serif">Hello \u6f22\u5b57</a>',  # WeasyPrint draws it
     ],
 )
 def test_an_svg_picture_holding_text_is_refused_at_its_line(body, tmp_path, muster):
