@@ -254,3 +254,23 @@ def test_a_cache_that_cannot_be_written_is_said_once_and_the_booklet_is_still_ma
     assert jpeg((200, 0, 0)) in printed
     said = capsys.readouterr().err
     assert said.count("the booklet cache is not kept (cannot write") == 1, said
+
+
+def test_a_fifo_in_the_cache_under_an_entrys_name_is_a_miss_not_a_hang(club, tmp_path):
+    """Issue 12 (second red-team pass): the booklet's own process read any file named like an entry, so a FIFO
+    (or a link to a device) put in a shared cache under an entry's name blocked the booklet past every limit. An
+    entry must be a regular file, or it is a miss. Run as a command with a deadline, so that a hang fails."""
+    import os
+    import subprocess
+    import sys
+
+    first, _ = club()
+    for entry in club.cache.glob("*.pdf"):
+        entry.unlink()
+        os.mkfifo(entry)
+    out = tmp_path / "again.pdf"
+    command = [sys.executable, "-m", "generator", "booklet", str(club.scenario), "--out", str(out), "--jobs", "1"]
+    env = {**os.environ, "MUSTER_CACHE": str(club.cache)}
+    result = subprocess.run(command, env=env, capture_output=True, text=True, timeout=120)
+    assert result.returncode == 0, result.stderr
+    assert out.read_bytes() == first

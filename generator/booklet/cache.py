@@ -5,6 +5,7 @@ from __future__ import annotations
 import hashlib
 import io
 import os
+import stat
 import sys
 from pathlib import Path
 
@@ -89,6 +90,8 @@ def read_entry(folder: Path, key: str) -> tuple[bytes, int] | None:
     for path in sorted(folder.glob(f"{key}-*-*.pdf")) if folder.is_dir() else []:
         try:
             pages_text, digest = path.stem[len(key) + 1 :].split("-")
+            if not stat.S_ISREG(path.lstat().st_mode):  # a FIFO or a link to a device would block or never end
+                raise ValueError(path.name)
             data = path.read_bytes()
             if _seal(key, int(pages_text), data) == digest and _page_count(data) == int(pages_text):
                 os.utime(path)  # used: pruning deletes the oldest first
