@@ -172,15 +172,16 @@ def _read_checked(
     return data, real
 
 
-# a hash of every picture's bytes this process has read since the set was last emptied: a booklet's chapter checks
-# that the bytes it printed are the bytes its cache key was made of (generator/booklet/parts.py)
-READ: set[str] = set()
+# every picture this process has read since the set was last emptied, as (its path, a hash of its bytes): a
+# booklet's part checks that what it printed is what its cache key was made of, each file with its own bytes
+# (generator/booklet/parts.py)
+READ: set[tuple[str, str]] = set()
 
 
 def read_picture(folder: Path, name: str) -> bytes:
     """The checked bytes of a picture a scenario names (a plain relative path in its folder); PictureRefused else."""
     data = _read_checked(folder / name, [folder.resolve()])[0]
-    READ.add(hashlib.sha256(data).hexdigest())
+    READ.add((str(folder / name), hashlib.sha256(data).hexdigest()))
     return data
 
 

@@ -26,7 +26,7 @@ def appendix_pages() -> list[str]:
     parts = plan_parts([str(SCENARIOS / f"{name}.yaml") for name in MORSCHAUSER])
     (appendix,) = [part for part in parts if part.kind == APPENDIX]
     sets = [(names, path, appendix.played_in[names]) for names, path in appendix.variant_sets]
-    data, _, _ = _render_part((sets, APPENDIX, appendix.label, Options()))
+    data, *_ = _render_part((sets, APPENDIX, appendix.label, Options(), appendix.inputs))
     with pdfplumber.open(io.BytesIO(data)) as pdf:
         return [page.extract_text() or "" for page in pdf.pages]
 

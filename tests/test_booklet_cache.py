@@ -274,3 +274,52 @@ def test_a_fifo_in_the_cache_under_an_entrys_name_is_a_miss_not_a_hang(club, tmp
     result = subprocess.run(command, env=env, capture_output=True, text=True, timeout=120)
     assert result.returncode == 0, result.stderr
     assert out.read_bytes() == first
+
+
+def test_two_maps_swapped_while_the_booklet_renders_are_not_kept_under_the_planned_key(club, monkeypatch):
+    """Issue 12 (second red-team pass): a chapter checked the set of its pictures' bytes, not which file held
+    which, so two maps swapped while the booklet rendered (and swapped back) were cached in the wrong places. Each
+    picture is checked with its own path."""
+    import generator.booklet as booklet_module
+
+    folder = club.scenario.parent
+    club.scenario.write_text(
+        club.scenario.read_text().replace("'![The map](map.jpg)'", "'![North](north.jpg) ![South](south.jpg)'")
+    )
+    (folder / "north.jpg").write_bytes(jpeg((0, 160, 0)))
+    (folder / "south.jpg").write_bytes(jpeg((160, 160, 0)))
+    real = booklet_module.render_parts
+
+    def swapped_meanwhile(*args, **kwargs):
+        (folder / "north.jpg").write_bytes(jpeg((160, 160, 0)))
+        (folder / "south.jpg").write_bytes(jpeg((0, 160, 0)))
+        return real(*args, **kwargs)
+
+    monkeypatch.setattr(booklet_module, "render_parts", swapped_meanwhile)
+    club()
+    monkeypatch.setattr(booklet_module, "render_parts", real)
+    (folder / "north.jpg").write_bytes(jpeg((0, 160, 0)))  # as planned: the swapped chapter must not come back
+    (folder / "south.jpg").write_bytes(jpeg((160, 160, 0)))
+    _, stats = club()
+    assert stats.get("rendered", 0) >= 1, stats
+
+
+def test_a_warspike_appendix_is_keyed_on_the_scenario_it_is_made_from_and_names_no_side(tmp_path, monkeypatch):
+    """Issue 12 (second red-team pass): an appendix's key left out the scenario it is rendered from, and the
+    WarSpike appendix printed that scenario's side ("only Legio II Augusta can be Instigator"): renamed, the side
+    stayed in the cached appendix. The key holds the scenario's bytes, and an appendix, serving every chapter,
+    prints no battle's own sides."""
+    from conftest import SCENARIOS
+
+    monkeypatch.setenv("MUSTER_CACHE", str(tmp_path / "cache"))
+    scenario = tmp_path / "ford.yaml"
+    scenario.write_text((SCENARIOS / "warspike-hold-the-ford.yaml").read_text(encoding="utf-8"), encoding="utf-8")
+    out = tmp_path / "ford.pdf"
+    booklet([str(scenario)], out, jobs=1)
+    scenario.write_text(scenario.read_text().replace("Legio II Augusta", "Legio IX Hispana"), encoding="utf-8")
+    stats: dict = {}
+    booklet([str(scenario)], out, jobs=1, statistics=stats.update)
+    assert stats["rendered"] == 2  # the chapter, and the appendix made from it
+    reader = PdfReader(out)
+    appendix = " ".join(page.extract_text() for page in reader.pages if "Appendix" in (page.extract_text() or ""))
+    assert "Appendix" in appendix and "In this battle" not in appendix and "Legio" not in appendix

@@ -40,10 +40,10 @@ def cache_entry(part: Part) -> str:
     return entry_name(part.key, part.pdf, part.pages)
 
 
-def _pictures(path: str) -> tuple[bytes, frozenset[str]]:
+def _pictures(path: str) -> tuple[bytes, frozenset[tuple[str, str]]]:
     """What the scenario's pictures put on its pages: each one's name and a hash of its bytes (as checked, and as
-    the page will hold them: data: URLs, so the folder the scenario sits in never reaches the page); and the set of
-    those hashes."""
+    the page will hold them: data: URLs, so the folder the scenario sits in never reaches the page); and each
+    picture's path with that hash, as fetcher.READ notes them."""
     scenario = load_scenario(path)
     texts = [scenario.data["briefing"], scenario.data["victory"]] + [s.get("briefing") or "" for s in scenario.sides]
     digest, seen = hashlib.sha256(), set()
@@ -53,14 +53,15 @@ def _pictures(path: str) -> tuple[bytes, frozenset[str]]:
                 data = read_picture(scenario.doc.folder, src)
             except PictureRefused as err:  # changed since this process validated it
                 raise RenderError(f"{path}: {err}") from None
-            seen.add(hashlib.sha256(data).hexdigest())
+            seen.add((str(scenario.doc.folder / src), hashlib.sha256(data).hexdigest()))
             digest.update(f"{src}\0".encode() + hashlib.sha256(data).digest())
     return digest.digest(), frozenset(seen)
 
 
-def _inputs(source: bytes, pictures: frozenset[str]) -> tuple[str, frozenset[str]]:
-    """A chapter's inputs as its cache key holds them: its file's bytes and its pictures' (hashes)."""
-    return hashlib.sha256(source).hexdigest(), pictures
+def _inputs(sources: list[bytes], pictures: frozenset | None) -> tuple:
+    """A part's inputs as its cache key holds them: the bytes of each scenario file it is made from, in order, and
+    (a chapter's) each picture's path with its bytes' hash."""
+    return tuple(hashlib.sha256(source).hexdigest() for source in sources), pictures
 
 
 def cache_keys(parts: list[Part], options: Options) -> None:
@@ -69,17 +70,24 @@ def cache_keys(parts: list[Part], options: Options) -> None:
     for part in parts:
         digest = hashlib.sha256(code.encode())
         digest.update(repr((part.kind, replace(options, fronts_only=False))).encode())
-        if part.kind == APPENDIX:  # an appendix depends on its heading, system and variant sets, not the scenarios
+        if part.kind == APPENDIX:  # its heading, system and variant sets, and the scenarios it is made from
             digest = hashlib.sha256(
                 code.encode()
                 + repr((part.kind, part.label, options, [k for k, _ in part.variant_sets], part.played_in)).encode()
             )
+            paths = [path for _, path in part.variant_sets]
         else:
-            source = load_scenario(part.path).doc.source
-            pictures, hashes = _pictures(part.path)
+            paths = [part.path]
+        sources, pictures = [], frozenset()
+        for path in paths:  # an edited scenario is a new chapter, and a new appendix where it is made from it
+            source = load_scenario(path).doc.source
             digest.update(source)
-            digest.update(pictures)  # an edited map is a new chapter
-            part.inputs = _inputs(source, hashes)
+            sources.append(source)
+            if part.kind != APPENDIX:  # an edited map is a new chapter; an appendix prints no scenario's pictures
+                drawn, notes = _pictures(path)
+                digest.update(drawn)
+                pictures |= notes
+        part.inputs = _inputs(sources, pictures if part.kind != APPENDIX else None)
         part.key = digest.hexdigest()
 
 
@@ -99,9 +107,9 @@ def in_a_book(html: str) -> str:
 
 def _render_part(args: tuple) -> tuple[bytes, int, dict, bool]:
     """Render one chapter or appendix to PDF bytes (runs in a worker process), with the CPU seconds WeasyPrint took,
-    and whether it may be cached under the key planned for it: a chapter whose file or pictures changed since its
-    key was made (a picture edited while the booklet renders) prints what it read, but is not kept under the key of
-    what it did not print."""
+    and whether it may be cached under the key planned for it: a part whose files or pictures changed since its key
+    was made (a picture edited, or two swapped, while the booklet renders) prints what it read, but is not kept
+    under the key of what it did not print."""
     paths, mode, heading, options, planned = args
     before = engine.weasyprint_cpu
     fetcher.READ.clear()
@@ -118,10 +126,11 @@ def _render_part(args: tuple) -> tuple[bytes, int, dict, bool]:
     else:
         html = pack_html(scenario, pack, Parts.chapter(scenario.system), booklet=True)
     html = in_a_book(html)
-    read = _inputs(scenario.doc.source, frozenset(fetcher.READ))  # every picture read here, at validation too
+    # the files read, and every picture read (validating too); an appendix prints no pictures, so only its files count
+    read = _inputs([s.doc.source for _, s, _ in sets], frozenset(fetcher.READ) if mode != APPENDIX else None)
     # tagged, without object streams: the join copies the structure tree by the xref's offsets
     data, pages = render_pdf(html, TEMPLATES, tags=True, pdf_version=PART_PDF_VERSION)
-    return data, pages, {"weasyprint": engine.weasyprint_cpu - before}, mode == APPENDIX or read == planned
+    return data, pages, {"weasyprint": engine.weasyprint_cpu - before}, read == planned
 
 
 def render_parts(

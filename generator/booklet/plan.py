@@ -65,7 +65,7 @@ class Part:
     system: str
     author: str = ""
     key: str = ""  # cache key
-    # a chapter: a hash of its scenario file's bytes and of each of its pictures', as its key was made of them
+    # hashes of the scenario files it is made from and of each of their pictures, as its key was made of them
     inputs: tuple = ()
     pdf: bytes = b""
     pages: int = 0

@@ -103,6 +103,9 @@ def pack(prepared, rules: Rules) -> dict:
     return {
         "forces": forces,
         "tracker": tracker(settings.turns, forces, rules),
+        # what only this battle's sides make true ("only Legio II Augusta can be Instigator"): a pack's words, never
+        # a booklet's appendix, which serves every WarSpike chapter
+        "in_this_battle": not prepared.whole_reference,
         "first_turn": first_turn(settings.instigator, forces),
         "turns": settings.turns,
         "battle_seconds": rules.turn.battle_seconds,
