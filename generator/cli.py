@@ -280,13 +280,19 @@ def _write_statistics(target: Path | None):
 
 
 def _out_file(value: str, what: str, example: str) -> Path:
-    """--out for a command that writes one PDF: a file's name, refused up front as a usage error when it is empty
-    or names a folder (the write would fail only after the rendering, naming a temporary file)."""
+    """--out for a command that writes one PDF: a file's name ending in .pdf, refused up front as a usage error when
+    it is empty, names a folder (the write would fail only after the rendering, naming a temporary file), or names
+    something a PDF must not replace (a scenario by a slip of the name, a FIFO, a device, a symlink)."""
     if not value.strip():
         raise UsageError(f"--out is empty: give the {what}'s file name, such as {example}")
     out = Path(value)
     if out.is_dir():
         raise UsageError(f"--out {quoted(value)} is a folder: give the {what}'s file name, such as {out / example}")
+    # the write replaces what is there: never a scenario, a FIFO or a device by a slip of the name
+    if out.suffix.lower() != ".pdf":
+        raise UsageError(f"--out {quoted(value)} does not end in .pdf: give the {what}'s file name, such as {example}")
+    if (out.exists() or out.is_symlink()) and not (out.is_file() and not out.is_symlink()):
+        raise UsageError(f"--out {quoted(value)} is not a file that a PDF may replace: give another name")
     return out
 
 

@@ -102,3 +102,25 @@ def test_a_file_whose_name_starts_with_a_dot_cannot_name_its_output_folder(name,
     assert result.code == 2
     assert "a file name that starts with a dot cannot name its output folder" in result.err
     assert sorted(p.name for p in tmp_path.iterdir()) == ["in"]  # no out folder, nothing beside it
+
+
+@pytest.mark.parametrize("name", ["keep.yaml", "fifo.pdf", "link.pdf", "-"])
+def test_a_booklet_out_that_a_pdf_must_not_replace_is_a_usage_error(name, muster, tmp_path):
+    """Issue 12 (second red-team pass): `booklet --out keep.yaml` replaced a scenario with the PDF, and a FIFO, a
+    symlink (to /dev/stdout) or a device at --out was replaced too. --out must end in .pdf and, if something is
+    there, be a regular file; else a usage error before anything renders, and what was there is left alone."""
+    import os
+
+    target = tmp_path / name
+    if name == "keep.yaml":
+        target.write_text("title: Keep me\n", encoding="utf-8")
+    elif name == "fifo.pdf":
+        os.mkfifo(target)
+    elif name == "link.pdf":
+        target.symlink_to(tmp_path / "elsewhere.pdf")
+    result = muster("booklet", SCENARIOS / "bridge.yaml", "--out", target)
+    assert result.code == 2, result.err
+    assert "--out" in result.err and "Traceback" not in result.err
+    if name == "keep.yaml":
+        assert target.read_text(encoding="utf-8") == "title: Keep me\n"
+    assert not (tmp_path / "elsewhere.pdf").exists()
