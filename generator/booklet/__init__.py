@@ -123,8 +123,9 @@ def booklet(
     if cache:
         kept = {cache_entry(part) for part in parts if part.key}
         if all(part.key for part in parts):  # a part printed from other bytes than its key: nor is the booklet kept
-            kept.add(entry_name(f"booklet-{whole}", data, pages))
-            store(cache, entry_name(f"booklet-{whole}", data, pages), data)
+            entry = entry_name(f"booklet-{whole}", data, pages)
+            kept.add(entry)
+            store(cache, entry, data)
         prune(cache, keep=kept)
     for key, seconds in timing.items():
         stats[key] = stats.get(key, 0.0) + seconds

@@ -92,7 +92,6 @@ DEFAULT_CONFIG = {
     "chapters": None,
     "logo": None,
     "double_sided": False,
-    "folder": None,  # the config's folder: the introduction's pictures are read from it
     "introduction_html": "",  # the introduction as the cover prints it, its pictures' checked bytes in it
     "logo_url": None,  # the logo's checked bytes as a data: URL
 }
@@ -150,7 +149,6 @@ def load_config(path: str | None, paths: list[str], doc=None) -> tuple[dict, lis
         data["logo"] = _logo(data["logo"], doc, checker)
         # the introduction is prose like a briefing: checked the same way, its pictures from this file's folder
         check_prose(doc, checker, ("introduction",), data["introduction"])
-        data["folder"] = str(doc.folder)
     if checker.problems or data is INVALID:
         raise InputProblems(checker.problems)
     # the cover's pictures, read once here (in a limited child) and handed on as their checked bytes: the cover is
