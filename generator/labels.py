@@ -133,18 +133,138 @@ class Placed:
     crowding: float = 0.0  # how much of what was there it covers (0: it is clear of all of it)
 
 
+class Index:
+    """Things with boxes, bucketed by the cells of a uniform grid over the map, so that asking what lies near a box
+    costs what lies near it, not everything on the map (a file naming two hundred roads gives a label thousands of
+    spots to try, each asked against the map's roads). A box beyond the map counts in the edge cells it faces. A
+    few things are only listed: asking each of them is quicker than finding cells (a square's trial placement)."""
+
+    CELLS = 32  # a side of the grid
+    FEW = 48  # up to this many things, `near` gives all of them
+
+    def __init__(self, bounds: Box) -> None:
+        self.left, self.top = bounds.left, bounds.top
+        self.width = max(bounds.width, 1e-9) / self.CELLS
+        self.height = max(bounds.height, 1e-9) / self.CELLS
+        self.items: dict[int, tuple[Box, object]] = {}  # by the order they came in, which `near` keeps
+        self.cells: dict[tuple[int, int], list[int]] | None = None  # made when there are more than FEW
+        self.count = 0
+
+    def _span(self, box: Box) -> tuple[range, range]:
+        last = self.CELLS - 1
+        left = min(max(int((box.left - self.left) // self.width), 0), last)
+        right = min(max(int((box.right - self.left) // self.width), 0), last)
+        top = min(max(int((box.top - self.top) // self.height), 0), last)
+        bottom = min(max(int((box.bottom - self.top) // self.height), 0), last)
+        return range(left, right + 1), range(top, bottom + 1)
+
+    def _file(self, key: int, box: Box) -> None:
+        columns, rows = self._span(box)
+        for column in columns:
+            for row in rows:
+                self.cells.setdefault((column, row), []).append(key)
+
+    def add(self, box: Box, item) -> int:
+        key = self.count
+        self.count += 1
+        self.items[key] = (box, item)
+        if self.cells is not None:
+            self._file(key, box)
+        elif len(self.items) > self.FEW:
+            self.cells = {}
+            for other, (other_box, _) in self.items.items():
+                self._file(other, other_box)
+        return key
+
+    def remove(self, key: int) -> None:
+        self.items.pop(key, None)  # the cells' lists keep the key; `near` passes over it
+
+    def near(self, box: Box) -> list:
+        """Everything whose box may meet `box`, in the order it came in."""
+        items = self.items
+        if self.cells is None:
+            return [item for _, item in items.values()]
+        columns, rows = self._span(box)
+        keys = set()
+        cells = self.cells
+        for column in columns:
+            for row in rows:
+                found = cells.get((column, row))
+                if found:
+                    keys.update(found)
+        return [items[key][1] for key in sorted(keys) if key in items]
+
+
+def _extent(start: tuple[float, float], end: tuple[float, float]) -> Box:
+    return Box(min(start[0], end[0]), min(start[1], end[1]), max(start[0], end[0]), max(start[1], end[1]))
+
+
 @dataclass
 class Placement:
-    """The placement step for one map: obstacles first, then labels one at a time, each clear of all before it."""
+    """The placement step for one map: obstacles first, then labels one at a time, each clear of all before it.
+    Obstacles come in through `block` and labels through `place` (or `withdraw` and `keep`), so that what lies near
+    a box is found from an index, not by asking everything on the map."""
 
     bounds: Box
     gap: float = 0.0  # clear space kept around every label
     obstacles: list[tuple[str, Box]] = field(default_factory=list)
     placed: list[Placed] = field(default_factory=list)
 
+    def __post_init__(self) -> None:
+        given, self.obstacles = self.obstacles, []
+        kept, self.placed = self.placed, []
+        self._blocked: set[tuple[str, Box]] = set()
+        self._obstacles = Index(self.bounds)
+        self._labels = Index(self.bounds)
+        self._leaders = Index(self.bounds)
+        self._keys: dict[int, tuple[int, int | None]] = {}  # id of a Placed -> its keys in _labels and _leaders
+        for kind, box in given:
+            self.block(box, kind)
+        for placed in kept:
+            self.keep(placed)
+
     def block(self, box: Box, kind: str) -> None:
-        """Something drawn that no label may cover (a unit marker, an objective star, a side badge)."""
-        self.obstacles.append((kind, box))
+        """Something drawn that no label may cover (a unit marker, an objective star, a side badge). The same
+        thing blocked twice is one obstacle: a hundred roads along one row of squares draw one band there, and
+        placement's cost then grows with the map, not with how often a file repeats itself."""
+        if (kind, box) not in self._blocked:
+            self._blocked.add((kind, box))
+            self.obstacles.append((kind, box))
+            self._obstacles.add(box, (kind, box))
+
+    def unblock(self, kind: str, boxes) -> None:
+        """Take these obstacles of this kind away (houses a unit's marks stand on)."""
+        gone = {(kind, box) for box in boxes} & self._blocked
+        if gone:
+            self._blocked -= gone
+            kept = [obstacle for obstacle in self.obstacles if obstacle not in gone]
+            self.obstacles = []
+            self._obstacles = Index(self.bounds)
+            for obstacle_kind, box in kept:
+                self._blocked.discard((obstacle_kind, box))
+                self.block(box, obstacle_kind)
+
+    def keep(self, placed: Placed) -> None:
+        """A placed label joins the map (after every label placed before it)."""
+        self.placed.append(placed)
+        leader = self._leaders.add(_extent(*placed.leader), placed) if placed.leader else None
+        self._keys[id(placed)] = (self._labels.add(placed.box, placed), leader)
+
+    def withdraw(self, placed: Placed) -> None:
+        """Take a placed label off the map again (to try it elsewhere)."""
+        self.placed.remove(placed)
+        label, leader = self._keys.pop(id(placed))
+        self._labels.remove(label)
+        if leader is not None:
+            self._leaders.remove(leader)
+
+    def obstacles_near(self, box: Box) -> list[tuple[str, Box]]:
+        """The obstacles (kind, box) that overlap `box`, in the order they were blocked."""
+        return [(kind, other) for kind, other in self._obstacles.near(box) if other.overlap(box) > 0]
+
+    def placed_near(self, box: Box) -> list[Placed]:
+        """The placed labels whose boxes overlap `box`, in the order they were placed."""
+        return [placed for placed in self._labels.near(box) if placed.box.overlap(box) > 0]
 
     def settle(self, kind: str, spots: list[Box]) -> Box:
         """Something drawn that may go in one of several spots (an objective's star in its square): the first
@@ -157,18 +277,11 @@ class Placement:
     def choose(self, spots: list[Box], ignore: tuple[str, ...] = ()) -> tuple[float, Box]:
         """The spot settle would take, and how much it covers of what is there (0 when it is clear) but for
         obstacles of the kinds in `ignore`."""
-        reach = Box(
-            min(b.left for b in spots) - self.gap,
-            min(b.top for b in spots) - self.gap,
-            max(b.right for b in spots) + self.gap,
-            max(b.bottom for b in spots) + self.gap,
-        )
-        near = [b for kind, b in self.obstacles if kind not in ignore and b.overlap(reach) > 0] + [
-            p.box for p in self.placed if p.box.overlap(reach) > 0
-        ]
         best = None
         for box in spots:
-            area = covered(box.grown(self.gap), near)
+            grown = box.grown(self.gap)
+            near = [b for kind, b in self._obstacles.near(grown) if kind not in ignore]
+            area = covered(grown, near + [p.box for p in self._labels.near(grown)])
             if best is None or area < best[0] - 1e-9:
                 best = (area, box)
             if area == 0:
@@ -178,14 +291,14 @@ class Placement:
     def crowding(self, label: Label, box: Box) -> float:
         """How much of other labels and obstacles the box would cover, and how far it leaves the map."""
         grown = box.grown(self.gap)
-        area = covered(grown, (other.box for other in self.placed))
-        area += covered(grown, (obstacle for kind, obstacle in self.obstacles if kind not in label.ignore))
+        area = covered(grown, (other.box for other in self._labels.near(grown)))
+        area += covered(grown, (obstacle for kind, obstacle in self._obstacles.near(grown) if kind not in label.ignore))
         area += covered(box, label.avoid)
         if not box.inside(self.bounds):
             area += box.width * box.height - box.overlap(self.bounds) + 1e-6
         # a leader line is drawn too: the box may not lie across one already drawn, and its own leader may not
         # cross a label, a leader or anything drawn but what it names; each crossing costs a label's square
-        crossings = sum(1 for other in self.placed if other.leader and crosses(*other.leader, grown))
+        crossings = sum(1 for other in self._leaders.near(grown) if crosses(*other.leader, grown))
         leader = self._leader(label, box)
         if leader is not None:
             crossings += len(self.leader_crossings(label, leader))
@@ -204,22 +317,27 @@ class Placement:
                 best = (crowding, box)
         box = best[1]
         placed = Placed(label, box, self._leader(label, box), best[0])
-        self.placed.append(placed)
+        self.keep(placed)
         return placed
 
     def leader_crossings(self, label: Label, leader, placed=None) -> list[str]:
         """What a label's leader line would pass through: other labels' boxes, their leaders, and the pieces drawn
         on the map (LEADER_AVOIDS) but the one it starts on (its objective's star, its unit's marker), as phrases."""
         start, end = leader
+        extent = _extent(start, end)
         found = []
-        for other in self.placed if placed is None else placed:
+        if placed is None:
+            placed = list(
+                {id(other): other for other in self._labels.near(extent) + self._leaders.near(extent)}.values()
+            )
+        for other in placed:
             if other.label is label:
                 continue
             if crosses(start, end, other.box):
                 found.append(f"label {other.label.text!r}")
             if other.leader and segments_cross(leader, other.leader):
                 found.append(f"the leader of {other.label.text!r}")
-        for kind, obstacle in self.obstacles:
+        for kind, obstacle in self._obstacles.near(extent):
             if kind not in LEADER_AVOIDS or kind in label.ignore:
                 continue
             if kind == label.at and obstacle.grown(1e-6).nearest(*start) == start:

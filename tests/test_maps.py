@@ -165,6 +165,62 @@ def test_boxes_that_touch_but_for_rounding_leave_a_spot_clear():
     assert code.leader is None and code.box.inside(Box(8 * S, 4 * S, 9 * S, 5 * S)), code.box  # in I5, its square
 
 
+def test_placement_finds_near_a_box_what_a_scan_of_the_whole_map_finds():
+    """The index under map placement (issue 12, F6): for boxes of every size, in and beyond the map, what it gives
+    as near holds everything a scan of every obstacle and label finds overlapping, in the order they came in; an
+    obstacle blocked twice is one, and a label withdrawn is no longer near anything."""
+    import random
+
+    from generator.labels import Label, Placement
+
+    rng = random.Random(12)
+    bounds = Box(0, 0, 260, 400)
+
+    def box() -> Box:
+        x, y = rng.uniform(-30, 290), rng.uniform(-30, 430)
+        return Box(x, y, x + rng.choice([0.5, 4, 20, 150]), y + rng.choice([0.5, 3, 30, 300]))
+
+    placement = Placement(bounds, gap=0.5)
+    boxes = [box() for _ in range(400)]
+    for i, b in enumerate(boxes):
+        placement.block(b, "road" if i % 2 else "house")
+        placement.block(b, "road" if i % 2 else "house")  # a second road along the same band
+    assert len(placement.obstacles) == 400
+    labels = [
+        placement.place(Label(f"L{i}", 2.0, (x, y), [(x, y)])) for i, (x, y) in enumerate((50, 60) for _ in range(60))
+    ]
+    placement.withdraw(labels[7])
+    for _ in range(300):
+        probe = box()
+        assert placement.obstacles_near(probe) == [(k, b) for k, b in placement.obstacles if b.overlap(probe) > 0]
+        assert placement.placed_near(probe) == [p for p in placement.placed if p.box.overlap(probe) > 0]
+    assert labels[7] not in placement.placed_near(labels[7].box)
+
+
+def test_a_name_along_a_road_through_the_whole_grid_is_tried_at_a_dozen_of_its_squares(tmp_path):
+    """A road through all 1,040 squares of a 26 x 40 grid gave its name two spots a square (2,080) to try against
+    every band on the map; it is tried at NAME_SQUARES of them, spread from the first to the last, and round the
+    first."""
+    from generator.systems.morschauser.map import NAME_SQUARES
+
+    snake = ", ".join(
+        f'"{c}1:{c}40"' if i % 2 == 0 else f'"{c}40:{c}1"' for i, c in enumerate("ABCDEFGHIJKLMNOPQRSTUVWXYZ")
+    )
+    path = tmp_path / "road.yaml"
+    path.write_text(
+        "title: One long road\nsystem: morschauser-modern\nbriefing: x\nvictory: x\ngrid: {columns: 26, rows: 40}\n"
+        f"terrain:\n  - {{kind: road, name: The long road, squares: [{snake}]}}\nsides:\n"
+        "  - {name: Blue, colour: blue, units: [{type: infantry, at: C4, facing: east}]}\n"
+        "  - {name: Red, colour: red, units: [{type: infantry, at: H5, facing: west}]}\n"
+    )
+    drawing = grid_map(path)
+    name = next(p for p in drawing.place_labels() if p.label.text == "The long road")
+    S = drawing.S
+    tops = {(round(x / S - 0.5), round((y - 1) / S)) for x, y in name.label.candidates[: 2 * NAME_SQUARES : 2]}
+    assert len(name.label.candidates) <= 2 * NAME_SQUARES + 33
+    assert (0, 0) in tops and (25, 0) in tops, tops  # A1, the first, and Z1, the last square of the snake
+
+
 def test_the_grid_legend_names_every_level_and_draws_the_objectives_star():
     """The legend's note named only ▲1 and ▲2 (hard-coded) though Hill 112 rises to ▲3, and its objective swatch
     showed the dashed frame without the star the map draws."""

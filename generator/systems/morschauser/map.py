@@ -38,6 +38,9 @@ STAR_STEP = 0.25  # the spots a star may take in its square, this far apart
 MARKER_W, MARKER_H = 5.6, 3.4  # a unit marker's frame
 CODE_SIZE = 1.8  # a unit code's font size, raised to the print floor (7 pt) on a small map
 SLOTS = 3  # a woods or town square is drawn as SLOTS x SLOTS trees or houses, laid out in that square alone
+# a name is tried at up to this many of its place's squares, spread from the first to the last: a road as long as
+# the grid has a thousand, and trying each of them for each of a file's names bounds nothing
+NAME_SQUARES = 12
 LINES = ("road", "river", "bridge")  # what a facing arrow, a code or a name must keep off (a marker may cover it)
 # an objective's dashed outline, drawn 0.2 in and 0.4 wide, close to the square's edge to leave its middle to the
 # unit, its code and the star: codes, level marks and stars keep off it
@@ -253,12 +256,13 @@ class GridMap:
             self.placement.block(side, FRAME)
 
     def label(self, squares: list[tuple[int, int]], text: str) -> None:
-        """A place name along the top of its first square, else of another of its squares, else near them."""
+        """A place name along the top of its first square, else of another of its squares (up to NAME_SQUARES of
+        them, spread along the list), else near them."""
         fs = self.text_size(1.9)
         pad = fs * 0.2
         height = fs * 1.2
         spots = []
-        for col, row in squares:
+        for col, row in spread(list(dict.fromkeys(squares)), NAME_SQUARES):
             x, y = self.centre(col, row)
             spots += [(x, row * self.S + 0.7 + height / 2), (x, (row + 1) * self.S - 0.7 - height / 2)]
         col, row = squares[0]
@@ -294,8 +298,8 @@ class GridMap:
         is already placed and of roads and rivers; the least crowded if none does."""
         square = Box(col * self.S, row * self.S, (col + 1) * self.S, (row + 1) * self.S)
         near = square.grown(self.S)
-        obstacles = [(kind, box) for kind, box in self.placement.obstacles if box.overlap(near) > 0]
-        placed = [placed for placed in self.placement.placed if placed.box.overlap(near) > 0]
+        obstacles = self.placement.obstacles_near(near)
+        placed = self.placement.placed_near(near)
         lines = [box for kind, box in obstacles if kind in LINES]
         spots = self._marker_spots(col, row, unit[3]) if unit else [None]
         best = None
@@ -528,11 +532,11 @@ class GridMap:
             )
         ]
         outside = replace(self._level_label(*region[0], level), candidates=spots, reach=0.0, outline=edges)
-        self.placement.placed.remove(inside)
+        self.placement.withdraw(inside)
         placed = self.placement.place(outside)
         if placed.crowding >= inside.crowding:  # no better outside: back inside
-            self.placement.placed.remove(placed)
-            self.placement.placed.append(inside)
+            self.placement.withdraw(placed)
+            self.placement.keep(inside)
 
     def place_labels(self) -> list:
         """The placement step: each square's own marks together (see _furnish), squares with a unit first, then
@@ -559,9 +563,7 @@ class GridMap:
         gap = self.placement.gap
         cleared = [house for house, _ in self.houses if any(house.grown(gap).overlap(box) > 0 for box in taken)]
         self.houses = [(house, drawn) for house, drawn in self.houses if house not in cleared]
-        self.placement.obstacles = [
-            (kind, box) for kind, box in self.placement.obstacles if not (kind == BUILDING and box in cleared)
-        ]
+        self.placement.unblock(BUILDING, cleared)
 
     def _labels_svg(self) -> str:
         out = []
@@ -637,3 +639,10 @@ def facing_arrow(x: float, y: float, w: float, h: float, facing: str, along: flo
         f'L{tx:.2f} {ty:.2f} L{tx - dx * back - px:.2f} {ty - dy * back - py:.2f}" fill="none" stroke="#000" '
         f'stroke-width="0.45" stroke-linecap="round" stroke-linejoin="round"/>'
     )
+
+
+def spread(items: list, most: int) -> list:
+    """Up to `most` of the items, the first and the last among them, evenly spaced along the list, in its order."""
+    if len(items) <= most:
+        return items
+    return [items[round(i * (len(items) - 1) / (most - 1))] for i in range(most)]
