@@ -10,6 +10,7 @@ BLEED = 3.0  # mm of background beyond the trim line, what print shops ask for
 MARK_GAP = 1.0  # mm between a cut mark and the nearest card or bleed edge, so no mark prints on a card
 MIN_MARK = 3.0  # mm: the shortest cut mark still worth drawing; it decides how many cards fit a sheet
 MARK_LONG = 10.0  # mm: the longest a mark in the margin runs (not across a last sheet's empty half)
+PRINTABLE = 5.0  # mm most home and office printers leave bare at the paper's edge (3 to 5 mm)
 # mm of a back's colour printed past the outer trims of a home-print sheet's backs (no bleed): a duplex pass that
 # lands a little off shows colour at a card's edge, not a white sliver (with --bleed each back has its own 3 mm)
 OVERPRINT = 2.0
@@ -92,9 +93,11 @@ class Layout:
 
     def cut_marks(self, count: int | None = None) -> list[tuple[float, float, float, float]]:
         """Lines (x1, y1, x2, y2) at every trim edge of the columns and rows that hold one of `count` cards (a
-        sheet's worth by default; no marks for a last sheet's empty places): full-length in the margins and, with
-        bleed, a tick in the waste between each two neighbouring cards as well. A printer that cannot print near
-        the paper's edge (most leave 3 to 5 mm bare) loses the margins' ends; the ticks between cards it keeps."""
+        sheet's worth by default; no marks for a last sheet's empty places), full-length in the margins. A
+        printer that cannot print near the paper's edge (most leave 3 to 5 mm bare) loses the margins' ends: with
+        bleed, where the margin's marks would print less than MIN_MARK of themselves inside PRINTABLE, a tick in
+        the waste between each two neighbouring cards marks those cuts as well. Nowhere else: a tick lies on the
+        cards' coloured bleed, and a cut more than a millimetre off shows a nick of it."""
         count = self.per_sheet if count is None else count
         cols, rows = min(count, self.cols), -(-count // self.cols)
         lefts = [round(self.x0 + c * self.pitch_x, 3) for c in range(cols)]
@@ -116,12 +119,14 @@ class Layout:
             marks += [(back, y, left, y), (right, y, on, y)]
         if self.bleed:
             # the strip between two cards' trims is both cards' bleed, cut away: a tick there marks each cut
-            for y in tops[1:]:
-                above, below = round(y - 2 * self.bleed + MARK_GAP, 3), round(y - MARK_GAP, 3)
-                marks += [(x, above, x, below) for x in edges_x]
-            for x in lefts[1:]:
-                before, after = round(x - 2 * self.bleed + MARK_GAP, 3), round(x - MARK_GAP, 3)
-                marks += [(before, y, after, y) for y in edges_y]
+            if top - max(up, PRINTABLE) < MIN_MARK:  # the vertical cuts' marks lie in the paper's bare edge
+                for y in tops[1:]:
+                    above, below = round(y - 2 * self.bleed + MARK_GAP, 3), round(y - MARK_GAP, 3)
+                    marks += [(x, above, x, below) for x in edges_x]
+            if left - max(back, PRINTABLE) < MIN_MARK:  # and the horizontal cuts'
+                for x in lefts[1:]:
+                    before, after = round(x - 2 * self.bleed + MARK_GAP, 3), round(x - MARK_GAP, 3)
+                    marks += [(before, y, after, y) for y in edges_y]
         return marks
 
 

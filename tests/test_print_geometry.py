@@ -12,6 +12,7 @@ from pdfcheck import MM
 
 from generator.build import Options, choose_seed, compute, load, render_html, to_pdf
 from generator.cards import CARD_SIZES, PAPERS, layout
+from generator.labels import Box
 
 TOL = 0.2  # mm: what a print shop forgives
 
@@ -99,6 +100,39 @@ def _marks(page) -> list[dict]:
 
 
 PRINTABLE_MM = 5.0  # what most home and office printers leave bare at the paper's edge (3 to 5 mm)
+
+
+@pytest.mark.parametrize(
+    "paper, size, between",
+    [
+        ("a4", "poker", {"vertical"}),  # 6 mm above and below the cards: the vertical cuts' marks would not print
+        ("a4", "mini", {"horizontal"}),  # 5 mm beside them
+        ("a4", "tarot", set()),
+        ("letter", "poker", set()),
+        ("letter", "mini", {"horizontal"}),  # 7.95 mm: a mark would print 1.95 mm of itself
+        ("letter", "tarot", set()),
+    ],
+)
+def test_with_bleed_a_tick_lies_between_cards_only_where_the_margins_marks_would_not_print(paper, size, between):
+    """Issue 11 (a fresh read of the bleed sheets): every sheet drew ticks in the 6 mm of bleed between two cards,
+    on the cards' coloured backgrounds, where a cut a millimetre and a half off shows a black nick. A tick goes
+    there only for the cuts whose marks in the margin would fall in a printer's bare edge."""
+    pdf = cards_pdf("bridge", paper=paper, card_size=size, bleed=True)
+    w, h = CARD_SIZES[size]
+    page = pdf.pages[0]
+    cards = card_boxes(page, w + 6, h + 6)
+    inside = Box(
+        min(x for x, _ in cards),
+        min(y for _, y in cards),
+        max(x for x, _ in cards) + w + 6,
+        max(y for _, y in cards) + h + 6,
+    )
+    found = set()
+    for r in _marks(page):
+        middle = ((r["x0"] + r["x1"]) / 2 / MM, (r["top"] + r["bottom"]) / 2 / MM)
+        if inside.left < middle[0] < inside.right and inside.top < middle[1] < inside.bottom:
+            found.add("vertical" if r["height"] > r["width"] else "horizontal")
+    assert found == between
 
 
 @pytest.mark.parametrize("paper", ["a4", "letter"])
