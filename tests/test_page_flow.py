@@ -489,6 +489,33 @@ def test_a_last_page_of_a_few_closing_lines_is_laid_out_again_closer():
     assert render_pdf(html(high), TEMPLATES, tags=False)[1] == 1
 
 
+@pytest.mark.parametrize("closer", [False, True])
+def test_a_reference_heading_stands_further_from_the_section_above_than_two_bullets_stand_apart(closer):
+    """Issue 11 (a fresh read of Letter relay-station): in the closer setting a quick-reference heading had 4.9 pt
+    above it against 4.0 pt between two bullets, so the sections ran together. Set plain or closer, the space over
+    a section's heading is at least one and a half times the space between two of its bullets."""
+    import weasyprint
+
+    from generator.engine import TIGHT
+
+    bullets = "".join(f"<li>Rule {n}: one line of the quick reference.</li>" for n in range(3))
+    sections = "".join(f'<div class="ref-section"><h3>Section {n}</h3><ul>{bullets}</ul></div>' for n in range(2))
+    head = '<link rel="stylesheet" href="muster.css">' + (TIGHT if closer else "")
+    text = f'<html lang="en"><head>{head}</head><body><div>{sections}</div></body></html>'
+    pdf = weasyprint.HTML(string=text, base_url=f"{TEMPLATES}/").write_pdf()
+    import io
+
+    with pdfplumber.open(io.BytesIO(pdf)) as opened:
+        words = opened.pages[0].extract_words(extra_attrs=["size"])
+    lines = sorted(
+        {(round(w["top"], 2), round(w["bottom"], 2), w["text"]) for w in words if w["text"] in ("Section", "Rule")}
+    )
+    gaps = [(a[2], b[2], round(b[0] - a[1], 2)) for a, b in zip(lines, lines[1:]) if b[0] > a[0] + 1]
+    above = [gap for first, then, gap in gaps if (first, then) == ("Rule", "Section")]
+    between = [gap for first, then, gap in gaps if (first, then) == ("Rule", "Rule")]
+    assert above and between and min(above) >= 1.5 * max(between), (above, between)
+
+
 @pytest.mark.parametrize("paper", ["a4", "letter"])
 @pytest.mark.parametrize("name", EXAMPLES)
 def test_no_pack_ends_on_a_short_tail_of_its_notes_that_a_closer_setting_would_join(name, paper):
