@@ -290,7 +290,7 @@ def test_every_interpretation_has_a_note():
         "Fire! and Charge!",
         "Take Action!",
         "No card deck",
-        "Discipline test (comment variant)",
+        "Discipline test (a reader’s variant)",
         "Stress",
     ):
         assert name in rules
@@ -515,3 +515,34 @@ def test_every_odds_columns_heading_stands_over_its_figures(built):
         ]
         assert below, heading
         assert all(abs(w["x1"] - header["x1"]) < 1.0 for w in below), (heading, header["x1"], [w["x1"] for w in below])
+
+
+def test_the_odds_part_says_which_roll_its_tables_count_from_the_rule_data():
+    """Issue 11 (a fresh read): the Discipline variant's Odds part opened with the standard roll's words ("the six
+    faces of the D6, less a point per Stress") over tables of the Discipline test. The lead is now made from the
+    rule data: the D6, or the test with its points where the variant is played; changed rule data changes it."""
+    from dataclasses import replace
+
+    standard, discipline = (load(SCENARIOS / f"{name}.yaml") for name in ("vesta-relay", "vesta-relay-discipline"))
+    rules = standard.system.rules
+    prepared = {id(s): s.system.prepare(s, 1) for s in (standard, discipline)}
+
+    def lead(scenario, rules=rules) -> str:
+        return pack.odds_lead(rules, prepared[id(scenario)])
+
+    assert lead(standard) == (
+        "Exact chances over the 6 faces of the D6, less 1 point per Stress, plus 1 for a Take Action! order, kept "
+        "between 0 and 3 points."
+    )
+    assert lead(discipline) == (
+        "Exact chances over the 6 faces of the Discipline test's D6 (1 point below the unit's Discipline, "
+        "2 at or above it, 3 on a natural 6), less 1 point per Stress, plus 1 for a Take Action! order, kept "
+        "between 0 and 3 points. One table for each Discipline these forces have."
+    )
+    house = replace(
+        rules,
+        variants=replace(rules.variants, discipline=replace(rules.variants.discipline, failure=0, perfect_natural=5)),
+        order=replace(rules.order, bonus=2),
+    )
+    assert "(0 points below the unit's Discipline, 2 at or above it, 3 on a natural 5)" in lead(discipline, house)
+    assert "plus 2 for a Take Action! order" in lead(standard, house)

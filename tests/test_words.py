@@ -571,7 +571,10 @@ def test_sentences_a_second_reader_could_not_parse_read_plainly():
     assert "This matrix rounds to whole percentages" in hill
     for page in (bridge, hill):
         assert "always gives the same shuffled deck" not in page
-        assert "Cards printed again from this deck number come out in the same order." in page
+        assert (
+            "This number sets the order the cards come up in, as this pack prints it; the same number always sets the same order."
+            in page
+        )
 
 
 @pytest.mark.parametrize(
@@ -585,6 +588,24 @@ def test_a_cover_says_what_a_partial_rule_set_leaves_to_the_players(built, name,
     data's `scope`); Fireteam and Morschauser, whole games, print none."""
     pack, _ = built(name)
     first = " ".join(PdfReader(pack).pages[0].extract_text().split())
-    assert ("What this pack covers." in first) is covers
+    assert ("What these rules cover." in first) is covers
     if covers:
         assert "play those by the full rules your group uses" in first
+
+
+def test_a_booklet_chapter_says_what_its_rules_cover_not_what_the_book_covers():
+    """Issue 11 (a fresh read of the booklet): each Para Bellum and WarSpike chapter's callout read "What this book
+    covers" (a pack's "this pack", turned to "this book" in a booklet) over a sentence about one rule system; the
+    appendix's lead said "weapons, troops and rules that no chapter fields are here too"."""
+    from generator.booklet.parts import in_a_book
+    from generator.build import Options, choose_seed, compute, load, pack_html
+
+    scenario = load("scenarios/vesta-relay.yaml")
+    pack, _ = compute(scenario, choose_seed(scenario, None), Options(), with_cards=False)
+    chapter = in_a_book(pack_html(scenario, pack))
+    assert "<b>What these rules cover.</b>" in chapter and "covers." not in chapter
+    appendix = (Path(__file__).parents[1] / "templates" / "booklet" / "appendix.html").read_text()
+    assert (
+        "rules that no chapter fields are here too" not in appendix
+        and "those no chapter’s forces use as well" in appendix
+    )

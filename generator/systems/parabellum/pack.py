@@ -30,6 +30,28 @@ def ap_blocks(rules: Rules, prepared: ForcesPrepared) -> list[dict]:
     return out
 
 
+def odds_lead(rules: Rules, prepared: ForcesPrepared) -> str:
+    """The Odds part's first sentence, from the rule data: which roll the tables count over (the D6's own table,
+    or the Discipline test, with its points, where that variant is played), and how Stress, the order and the
+    limits change it."""
+    die, limits = rules.action_points.die, rules.action_points
+    if "discipline" in prepared.variants:
+        test = rules.variants.discipline
+        roll = (
+            f"the Discipline test's D{die} ({test.failure} point{'s' if test.failure != 1 else ''} below the unit's "
+            f"Discipline, {test.success} at or above it, {test.perfect} on a natural {test.perfect_natural})"
+        )
+        after = " One table for each Discipline these forces have."
+    else:  # the D6's own table is in the quick reference, beside the tables
+        roll = f"the D{die}"
+        after = ""
+    stress, bonus = -rules.stress.per_point, rules.order.bonus
+    return (
+        f"Exact chances over the {die} faces of {roll}, less {stress} point{'s' if stress != 1 else ''} per Stress, "
+        f"plus {bonus} for a {rules.order.name} order, kept between {limits.min} and {limits.max} points.{after}"
+    )
+
+
 def order_table(rules: Rules, prepared: ForcesPrepared):
     """The order-value table, cut to the discipline scores the scenario's units have."""
     table = odds.order_value_table(rules, prepared.variants)
@@ -115,6 +137,7 @@ def pack(rules: Rules, prepared: ForcesPrepared, leaves_out: frozenset[str]) -> 
         "forces": prepared.forces,
         "variants": [rules.variants.by_name()[name] for name in prepared.variants],
         "ap_blocks": ap_blocks(rules, prepared),
+        "odds_lead": odds_lead(rules, prepared),
         "ap_values": odds.point_values(rules),
         "order_table": order_table(rules, prepared),
         "plan_table": plan_table(rules, prepared.plans),
