@@ -34,9 +34,10 @@ PALETTE = {
 }
 SHAPES = ["circle", "triangle", "square", "diamond", "pentagon", "hexagon", "star", "cross"]
 PATTERNS = ["hatch", "crosshatch", "dots", "horizontal", "vertical", "zigzag", "grid", "rings"]
-# a name, title or label: no control characters (C0, DEL, C1, or the direction overrides and isolates that print a
-# name backwards: "\u202edeR" shows as "Red"), and none of < > { } \ (markup and template syntax)
-NAME_PATTERN = r"[^\x00-\x1f\x7f-\x9f\u202a-\u202e\u2066-\u2069<>{}\\]+"
+# a name, title or label: no control characters (C0, DEL, C1, the direction overrides and isolates that print a
+# name backwards: "\u202edeR" shows as "Red", or the direction marks, which print as nothing but move what is
+# beside them: "Rangers \u200f-1" shows as "Rangers 1-"), and none of < > { } \ (markup and template syntax)
+NAME_PATTERN = r"[^\x00-\x1f\x7f-\x9f\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069<>{}\\]+"
 
 
 def common_side_keys() -> list[Key]:
