@@ -221,6 +221,25 @@ def test_a_name_along_a_road_through_the_whole_grid_is_tried_at_a_dozen_of_its_s
     assert (0, 0) in tops and (25, 0) in tops, tops  # A1, the first, and Z1, the last square of the snake
 
 
+def test_a_square_named_by_many_town_entries_is_drawn_once(tmp_path):
+    """Issue 12 (third red team, F1): 200 town entries over the whole grid drew each square's houses 200 times
+    and placed every label against all of them (12 KB, past the 120 s clock). A square is drawn once per kind."""
+
+    def drawing(towns: int):
+        path = tmp_path / f"towns{towns}.yaml"
+        path.write_text(
+            "title: Towns\nsystem: morschauser-modern\nbriefing: x\nvictory: x\ngrid: {columns: 12, rows: 9}\n"
+            "terrain:\n" + '  - {kind: town, squares: ["A1:L9"]}\n' * towns + "sides:\n"
+            "  - {name: Blue, colour: blue, units: [{type: infantry, at: C4, facing: east}]}\n"
+            "  - {name: Red, colour: red, units: [{type: infantry, at: H5, facing: west}]}\n"
+        )
+        return grid_map(path)
+
+    once, again = drawing(1), drawing(40)
+    assert len(again.houses) == len(once.houses) and len(again.areas) == len(once.areas)
+    assert len(again.placement.obstacles) == len(once.placement.obstacles)
+
+
 def test_the_grid_legend_names_every_level_and_draws_the_objectives_star():
     """The legend's note named only ▲1 and ▲2 (hard-coded) though Hill 112 rises to ▲3, and its objective swatch
     showed the dashed frame without the star the map draws."""

@@ -49,10 +49,15 @@ def grid_map(game, terrain: dict, units: list, edges: bool = False) -> GridMap:
     for (c, r), cell in sorted(terrain.items()):
         if cell.level:
             drawing.level(c, r, cell.level)
+    # a square is drawn once for each kind it holds, however many entries name it (two hundred towns over the
+    # whole grid drew and placed each square's houses two hundred times)
+    drawn: set = set()
     for entry in game.terrain:
         if entry.kind in AREA_KINDS:
             for c, r in entry.all_squares():
-                drawing.area(entry.kind, c, r)
+                if (entry.kind, c, r) not in drawn:
+                    drawn.add((entry.kind, c, r))
+                    drawing.area(entry.kind, c, r)
     for kind in PATH_KINDS:
         for entry in game.terrain:
             if entry.kind == kind:
@@ -63,7 +68,8 @@ def grid_map(game, terrain: dict, units: list, edges: bool = False) -> GridMap:
             continue
         squares = entry.all_squares()
         for i, (c, r) in enumerate(squares):
-            if RIVER in terrain.get((c, r), Cell()).kinds:
+            if RIVER in terrain.get((c, r), Cell()).kinds and ("bridge", c, r) not in drawn:
+                drawn.add(("bridge", c, r))
                 near = [squares[j] for j in (i - 1, i + 1) if 0 <= j < len(squares)]
                 drawing.bridge(c, r, horizontal=any(n[1] == r for n in near) if near else True)
     for entry in game.terrain:

@@ -561,7 +561,7 @@ class GridMap:
         taken = [box for kind, box in self.placement.obstacles if kind in (OBJECTIVE, "facing arrow")]
         taken += [p.box for p in self.placement.placed]
         gap = self.placement.gap
-        cleared = [house for house, _ in self.houses if any(house.grown(gap).overlap(box) > 0 for box in taken)]
+        cleared = {house for house, _ in self.houses if any(house.grown(gap).overlap(box) > 0 for box in taken)}
         self.houses = [(house, drawn) for house, drawn in self.houses if house not in cleared]
         self.placement.unblock(BUILDING, cleared)
 
