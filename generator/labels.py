@@ -14,6 +14,7 @@ from .markup import curl_quotes
 # move away from what it names gets a leader line back to it.
 
 LINE_HEIGHT = 1.2  # a label's box is this many font sizes tall
+ALONG_POINTS = 512  # the most points along a line or outline a leader line is measured from
 OBJECTIVE = "objective"  # an objective's mark: nothing else drawn may cover it, nor it anything
 # boxes that touch to within this (a millionth of a map unit) only touch: spots worked out by adding a gap to an
 # inset and a frame's width meet at 80.4 and 80.39999999999999, and that rounding must not count as crowding (a
@@ -117,6 +118,18 @@ class Label:
 
     def __post_init__(self) -> None:
         self.text = curl_quotes(self.text)  # measured as it prints: St Mary’s, not St Mary's
+
+    def along(self, which: str) -> list[tuple[float, float]]:
+        """Points along the label's line or outline where a leader may start: a quarter of its size apart, at most
+        ALONG_POINTS of them however long the line (a road zigzagging across a 480-inch table gave 100,000), worked
+        out once for the label, not once for each spot it tries."""
+        cache = self.__dict__.setdefault("_along", {})
+        if which not in cache:
+            line = getattr(self, which)
+            length = sum(math.hypot(x1 - x0, y1 - y0) for (x0, y0), (x1, y1) in zip(line, line[1:]))
+            step = max(self.size * 0.25, length / ALONG_POINTS)
+            cache[which] = [b.centre for b in line_blocks(line, 0.0, step)]
+        return cache[which]
 
     def box_at(self, x: float, y: float) -> Box:
         width = text_width(self.text, self.size, self.bold) + 2 * self.padding
@@ -354,9 +367,7 @@ class Placement:
             start = (label.source or Box.centred(*label.anchor, 0, 0)).nearest(*box.centre)
             return (start, box.nearest(*start))
         reach = label.size * 0.6 if label.reach is None else label.reach
-        points = [label.anchor]
-        if label.line:
-            points = [(b.centre) for b in line_blocks(label.line, 0.0, label.size * 0.25)]
+        points = label.along("line") if label.line else [label.anchor]
         ends = []
         for ax, ay in points:
             nx, ny = box.nearest(ax, ay)
@@ -367,7 +378,7 @@ class Placement:
         if label.outline:
             if all(within(corner, label.outline) for corner in box.corners):
                 return None  # a name inside its own area names it: a line from the area's edge would read as a wall
-            edge = [b.centre for b in line_blocks(label.outline, 0.0, label.size * 0.25)]
+            edge = label.along("outline")
             distance, start, end = min(
                 (math.hypot(nx - ax, ny - ay), (ax, ay), (nx, ny))
                 for ax, ay in edge

@@ -221,6 +221,24 @@ def test_a_name_along_a_road_through_the_whole_grid_is_tried_at_a_dozen_of_its_s
     assert (0, 0) in tops and (25, 0) in tops, tops  # A1, the first, and Z1, the last square of the snake
 
 
+def test_a_line_labels_leader_is_measured_from_points_worked_out_once(monkeypatch):
+    """Issue 12 (third red team, F2): a named road zigzagging across a 480-inch table cut itself into points a
+    quarter of the type size apart again for each of its 600 spots (100,000 points a spot). The points along a
+    label's line are worked out once, and there are at most ALONG_POINTS of them."""
+    from generator import labels
+
+    calls = []
+    real = labels.line_blocks
+    monkeypatch.setattr(labels, "line_blocks", lambda *args: calls.append(args) or real(*args))
+    line = [(float(x * 7 % 480), float(x * 7)) for x in range(64)]
+    spots = [(float(x), 240.0) for x in range(0, 480, 4)]
+    label = labels.Label("A long road", 3.0, line[32], spots, line=line, reach=1.0)
+    placement = labels.Placement(labels.Box(0, 0, 480, 480))
+    for spot in spots:
+        placement._leader(label, label.box_at(*spot))
+    assert len(calls) == 1 and len(label.along("line")) <= labels.ALONG_POINTS + 2 * len(line)  # each segment ends
+
+
 def test_a_square_named_by_many_town_entries_is_drawn_once(tmp_path):
     """Issue 12 (third red team, F1): 200 town entries over the whole grid drew each square's houses 200 times
     and placed every label against all of them (12 KB, past the 120 s clock). A square is drawn once per kind."""
