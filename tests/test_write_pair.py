@@ -97,3 +97,55 @@ print("finished")
     assert (pack.read_bytes(), cards.read_bytes()) == (b"new pack", b"new cards")
     assert "finished" not in result.stdout
     assert sorted(p.name for p in tmp_path.iterdir()) == ["pair-cards.pdf", "pair.pdf"]  # no backup left
+
+
+def test_two_builds_writing_one_pair_at_once_leave_one_builds_pair(tmp_path):
+    """Issue 12 (third red team, F5): two builds into the same --out each renamed their pack, then their cards;
+    the second's two renames fell between the first's, leaving its pack beside the first's cards (6 times in 3,000
+    runs). Renames into a folder now hold it: the first renames both files before the second starts. Here the
+    first writer pauses after its first rename, the second starts inside that pause."""
+    import time
+
+    pack, cards = tmp_path / "pair.pdf", tmp_path / "pair-cards.pdf"
+    go = os.pipe()
+    writers = []
+    for tag, pause, start in ((b"A", 0.4, 0.0), (b"B", 0.0, 0.1)):
+        pid = os.fork()
+        if pid == 0:  # a writer: waits for the start, then writes the pair
+            code = 1
+            try:
+                os.close(go[1])
+                os.read(go[0], 1)
+                time.sleep(start)
+                replace = os.replace
+
+                def slow(source, target, replace=replace, pause=pause):
+                    replace(source, target)
+                    if str(target) == str(pack):
+                        time.sleep(pause)
+
+                os.replace = slow
+                files.write_together({pack: tag * 8, cards: tag * 8})
+                code = 0
+            finally:
+                os._exit(code)
+        writers.append(pid)
+    os.close(go[0])
+    os.write(go[1], b"go")
+    os.close(go[1])
+    assert all(os.waitstatus_to_exitcode(os.waitpid(pid, 0)[1]) == 0 for pid in writers)
+    assert pack.read_bytes() == cards.read_bytes(), (pack.read_bytes(), cards.read_bytes())
+    assert files_under(tmp_path) == [cards, pack]  # no backup or .part left behind
+
+
+def test_a_stale_part_is_judged_by_when_it_was_made_not_by_its_old_files_time(tmp_path):
+    """A backup is a hard link to the old file and keeps its mtime: another build took a fresh backup of an old
+    pack for a part left by a killed build and removed it, losing the pair it was to put back. Its ctime, which
+    the link sets, says it is new."""
+    old = tmp_path / "pair.pdf"
+    old.write_bytes(b"%PDF old")
+    os.utime(old, (0, 0))  # written long ago
+    backup = tmp_path / ".pair.pdf.0123456789ab.old.part"
+    os.link(old, backup)
+    files._remove_stale_parts(old)
+    assert backup.exists()
