@@ -262,7 +262,13 @@ def test_every_character_sits_inside_its_cards_keyline_clear_of_badges_at_7pt_or
     """Nothing cut by the trim or a frame, nothing under a badge or shape, nothing under 7 pt, no '...'."""
     bad = []
     for number, trim, chars, shapes in front_cards(name, size, paper, bleed):
-        safe = keyline_inside(trim, shapes)
+        # with bleed no keyline is drawn (the band runs to the cut); the safe area stays where it would be
+        inset = (2 if size == "mini" else 3) * MM + 0.25 * MM
+        safe = (
+            (trim[0] + inset, trim[1] + inset, trim[2] - inset, trim[3] - inset)
+            if bleed
+            else keyline_inside(trim, shapes)
+        )
         # badges and symbols: small closed shapes, neither hairlines nor the card's own outlines
         badges = [s for s in shapes if 3 * MM < s["width"] < 16 * MM and 3 * MM < s["height"] < 16 * MM]
         for c in chars:
@@ -290,6 +296,18 @@ def test_the_keyline_sits_clearly_inside_the_trim(size):
         for s in outer:
             gaps = (s["x0"] - trim[0], s["top"] - trim[1], trim[2] - s["x1"], trim[3] - s["bottom"])
             assert min(gaps) >= 2 * MM - SLACK, (number, [round(g / MM, 2) for g in gaps])
+
+
+@pytest.mark.parametrize("size", ["poker", "mini", "tarot"])
+def test_with_bleed_no_keyline_hangs_under_a_band_that_runs_to_the_cut(size):
+    """Issue 11 (a fresh read of the bleed sheets): with --bleed the band's colour ran to the cut while the body's
+    keyline stayed 3 mm inside the trim, a framed box hanging under a full-width band, on a line close enough to
+    the cut to show a print shop's cutting error. With bleed no keyline is drawn; without, it is (above)."""
+    for number, trim, _, shapes in front_cards("relay-station", size, "a4", True):
+        outer = [
+            s for s in shapes if s["width"] >= 0.85 * (trim[2] - trim[0]) and s["height"] >= 0.85 * (trim[3] - trim[1])
+        ]
+        assert outer == [], f"page {number}: a keyline with bleed"
 
 
 def test_tarot_text_uses_the_cards_height():
