@@ -320,7 +320,8 @@ class Placement:
     def place(self, label: Label) -> Placed:
         """Put the label at its first candidate spot that is clear; if none is, at the least crowded one."""
         best = None
-        for x, y in label.candidates:
+        # a label with nowhere to try (a named line whose two ends are one point has no side) goes on what it names
+        for x, y in label.candidates or [label.anchor]:
             box = label.box_at(x, y)
             crowding = self.crowding(label, box)
             if crowding == 0:

@@ -971,3 +971,16 @@ def test_the_map_note_gives_each_deployment_zone_in_inches(tmp_path):
         "Deployment: Federal Rangers 0–28″ across and 38–48″ down; Red Banner Militia 48–72″ across and 0–10″ down."
         in text
     )
+
+
+EDGE = sorted((Path(__file__).parent / "data" / "edge").glob("*.yaml"))
+
+
+@pytest.mark.parametrize("path", EDGE, ids=lambda p: p.stem)
+def test_an_odd_but_valid_map_validates_and_places_its_labels(path, muster):
+    """tests/data/edge/ holds files within every bound whose maps once crashed `muster validate` with exit 3 (each
+    says on its first lines how): each validates, and its map places every label."""
+    result = muster("validate", path)
+    assert (result.code, result.err) == (0, ""), result.err
+    drawing = grid_map(path) if "morschauser" in path.read_text() else fireteam_map(path)
+    assert drawing.place_labels()

@@ -165,6 +165,9 @@ class TableMap:
         spots = []
         for gap in (fs * 0.25, fs * 1.2, fs * 2.4):
             spots += beside_line(line, line_width, width, height, gap)
+        if not spots:  # a line of no length (its points all one) has no side to sit beside: round the point
+            x, y = line[0]
+            spots = around(x, y, width, height + line_width, fs * 0.5)[1:]
         own = line_blocks(line, line_width, max(line_width, fs) / 2)
         reach = line_width / 2 + fs * 0.6
         label = Label(

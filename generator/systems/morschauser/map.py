@@ -353,12 +353,14 @@ class GridMap:
                     self.units.append(facing_arrow(x, y, MARKER_W, MARKER_H, facing, along))
         if objective:
             area, box = placement.choose(self._star_spots(col, row), ignore=(BUILDING,))
-            if box.width < 2 * STAR_RADII[0]:
+            # a full star's box is 2 r wide but for rounding (x + r less x - r is 2.3999999999999986 in column C)
+            full_width = 2 * STAR_RADII[0] - 1e-6
+            if box.width < full_width:
                 # no room for a full star off the square's roads and rivers (a bridge square): a star marks a point
                 # and may stand on a line, so it prints full size there, like every other star, where that is clear
-                full = [spot for spot in self._star_spots(col, row) if spot.width >= 2 * STAR_RADII[0]]
-                on_line = placement.choose(full, ignore=(BUILDING, *LINES))
-                if on_line[0] == 0:
+                full = [spot for spot in self._star_spots(col, row) if spot.width >= full_width]
+                on_line = placement.choose(full, ignore=(BUILDING, *LINES)) if full else None
+                if on_line and on_line[0] == 0:
                     area, box = on_line
             placement.block(box, OBJECTIVE)
             cost += area
