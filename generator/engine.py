@@ -209,5 +209,12 @@ def render_pdf(
     if problems and fetcher.refused:  # our reasons; WeasyPrint's own words add only the URL, a picture's bytes
         problems = fetcher.refused
     if problems:
-        raise RenderError("rendering reported: " + "; ".join(dict.fromkeys(problems)))
+        raise RenderError("rendering reported: " + "; ".join(dict.fromkeys(map(_short, problems))))
     return data, pages
+
+
+def _short(message: str) -> str:
+    """A message of WeasyPrint's as one readable line: a picture's data: URL named, not printed (a 2 MB SVG's
+    failure was one line of 2.7 MB), and at most 300 characters of the rest."""
+    message = re.sub(r"data:[^\s,;]*[;,][^\s]*", "(a picture)", " ".join(message.split()))
+    return message if len(message) <= 300 else message[:297] + "..."

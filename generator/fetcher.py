@@ -80,6 +80,7 @@ def _check_svg(data: bytes, name: str) -> None:
         root = ElementTree.fromstring(data)
     except ElementTree.ParseError as err:
         raise PictureRefused(f"{name} is not an SVG picture that can be read ({err})") from None
+    _check_uses(root, name)
     urls: list[str] = []
     for element in root.iter():
         local = element.tag.rsplit("}", 1)[-1] if isinstance(element.tag, str) else ""
@@ -111,6 +112,49 @@ def _check_svg(data: bytes, name: str) -> None:
                 "so put that picture inside it as a data: URL"
             )
         check_picture(inner, f"a picture inside {name}")
+
+
+SVG_DRAWN_MOST = 100_000  # elements an SVG may draw once every <use> is expanded (its own file holds fewer)
+
+
+def _check_uses(root, name: str) -> None:
+    """Refuse an SVG whose <use> elements refer, through each other, to themselves (the renderer fails on it with
+    the whole picture in its message), or expand to more than SVG_DRAWN_MOST elements: 24 nested <use> of two
+    copies each are 1.8 KB that draw 16 million shapes."""
+    ids = {element.get("id"): element for element in root.iter() if element.get("id")}
+    drawn: dict[int, int] = {}
+    open_: set[int] = set()
+
+    def target(element):
+        for attribute, value in element.attrib.items():
+            if attribute.rsplit("}", 1)[-1] == "href" and value.strip().startswith("#"):
+                return ids.get(value.strip()[1:])
+        return None
+
+    def count(element) -> int:
+        key = id(element)
+        if key in drawn:
+            return drawn[key]
+        if key in open_:
+            raise PictureRefused(f"picture {name} has a <use> that refers to itself, so it never ends")
+        open_.add(key)
+        total = 1 + sum(count(child) for child in element)
+        if isinstance(element.tag, str) and element.tag.rsplit("}", 1)[-1] == "use":
+            used = target(element)
+            if used is not None:
+                total += count(used)
+        open_.discard(key)
+        drawn[key] = total = min(total, SVG_DRAWN_MOST + 1)
+        return total
+
+    try:
+        total = count(root)
+    except RecursionError:
+        raise PictureRefused(f"picture {name} nests its elements too deeply to be drawn") from None
+    if total > SVG_DRAWN_MOST:
+        raise PictureRefused(
+            f"picture {name} draws more than {SVG_DRAWN_MOST:,} shapes once its <use> copies are counted"
+        )
 
 
 def check_picture(data: bytes, name: str) -> None:

@@ -250,3 +250,49 @@ def test_an_svg_picture_holding_text_is_refused_at_its_line(body, tmp_path, must
         assert result.code == 1
         assert f"{scenario}:4:15: briefing: picture sign.svg holds text" in result.err, result.err
     assert not (tmp_path / "out").exists()
+
+
+def _use_bomb(levels: int) -> str:
+    """An SVG of `levels` nested <use> pairs: 2 ** levels copies of one square, in a file of a few hundred bytes."""
+    defs = '<rect id="l0" width="1" height="1"/>' + "".join(
+        f'<g id="l{n}"><use href="#l{n - 1}"/><use href="#l{n - 1}" x="1"/></g>' for n in range(1, levels + 1)
+    )
+    return f'<defs>{defs}</defs><use href="#l{levels}"/>'
+
+
+@pytest.mark.parametrize(
+    "body, words",
+    [
+        (_use_bomb(24), "draws more than 100,000 shapes once its <use> copies are counted"),
+        ('<g id="a"><use href="#a"/></g>', "has a <use> that refers to itself, so it never ends"),
+        (
+            '<g id="a"><use href="#b"/></g><g id="b"><rect width="2" height="2"/><use href="#a"/></g>',
+            "refers to itself",
+        ),
+    ],
+)
+def test_an_svg_whose_use_copies_never_end_or_number_millions_is_refused_at_its_line(body, words, tmp_path, muster):
+    """Issue 12 (third red team, F11, F12): a <use> referring to itself validated, then failed the build with the
+    whole picture in one 2.7 MB error line; 1.8 KB of nested <use> (16 million squares) validated and ran the build
+    past its clock. Both are refused where the picture is named."""
+    (tmp_path / "map.svg").write_text(
+        f'<svg xmlns="http://www.w3.org/2000/svg" width="20" height="20">{body}</svg>', encoding="utf-8"
+    )
+    scenario = scenario_with(tmp_path, "![The map](map.svg)")
+    result = muster("validate", scenario)
+    assert result.code == 1 and f"{scenario}:4:14: briefing: picture map.svg " in result.err, result.err
+    assert words in result.err and len(result.err) < 400, result.err
+    ok = _use_bomb(8)  # 256 squares: a pattern drawn by <use> is a picture like any other
+    (tmp_path / "map.svg").write_text(f'<svg xmlns="http://www.w3.org/2000/svg" width="20" height="20">{ok}</svg>')
+    assert muster("validate", scenario).code == 0
+
+
+def test_a_renderers_message_names_a_picture_and_keeps_to_one_short_line():
+    """WeasyPrint's own failure for a picture carries the picture's data: URL (2.7 MB in one line for a 2 MB SVG):
+    the URL is named, not printed, and the line stops at 300 characters."""
+    from generator.engine import _short
+
+    assert _short("Failed to render SVG image data:image/svg+xml;base64," + "A" * 10_000) == (
+        "Failed to render SVG image (a picture)"
+    )
+    assert len(_short("word " * 1000)) == 300
