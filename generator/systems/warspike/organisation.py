@@ -117,6 +117,7 @@ def organise(names: list[str], armies: list[Army]) -> Organisation:
                     )
                 )
     problems.extend(_break_cycles(nodes))
+    problems.extend(_too_deep(nodes))
     roots = []
     for s in range(len(armies)):
         blocks = [n.name for n in nodes.values() if n.side == s and n.kind == "block" and n.parent is None]
@@ -162,6 +163,37 @@ def _link(me: Node, nodes: dict[str, Node], names: list[str], own: list[str]) ->
         else:
             target.parent = me.name
             me.children.append(member)
+    return problems
+
+
+# the most levels a side's tree may have, its top Block the first: an army, division, brigade, battalion, company,
+# platoon, section and fire team are eight; the roster prints a column a level, and fifteen did not fit a page
+MOST_LEVELS = 10
+
+
+def _too_deep(nodes: dict[str, Node]) -> list[Problem]:
+    """A Block or Unit more than MOST_LEVELS deep is a problem once, at the member that goes one level too far
+    (the loop through it cut, so the tree can still be walked)."""
+    problems: list[Problem] = []
+
+    def visit(name: str, level: int) -> None:
+        node = nodes[name]
+        for child in list(node.children):
+            if level + 1 > MOST_LEVELS:
+                m = node.entry.members.index(child)
+                problems.append(
+                    (
+                        node.path + ("members", m),
+                        f"{child!r} is {level + 1} levels down its side's tree; a roster prints at most {MOST_LEVELS}",
+                    )
+                )
+                node.children.remove(child)
+            else:
+                visit(child, level + 1)
+
+    for name, node in nodes.items():
+        if node.parent is None:
+            visit(name, 1)
     return problems
 
 
