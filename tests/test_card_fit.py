@@ -495,3 +495,20 @@ def test_a_full_tarot_fire_card_prints_its_rules_at_9pt_or_more_with_paragraphs_
                     gaps.append((below["top"] - above["bottom"]) / size)
     assert sizes and min(sizes) >= 9, sizes
     assert gaps and max(gaps) < 1.0, [round(g, 2) for g in gaps]
+
+
+def test_para_bellum_tarot_action_cards_use_their_height():
+    """Issue 11 (a fresh read of the tarot sheets): Para Bellum's action cards set their rules at 9 pt and left
+    two thirds of a 120 mm card blank. The rules are fitted as one group from a larger size: every action card's
+    rules print at one size over 10 pt, and the fullest card's text runs to within 12 mm of its foot."""
+    sizes, lowest = set(), []
+    for _, trim, chars, _ in front_cards("vesta-relay", "tarot", "a4", False):
+        if "action card" not in "".join(c["text"] for c in chars):
+            continue
+        body = [
+            c for c in chars if c["top"] > trim[1] + 45 * MM and c["bottom"] < trim[3] - 9 * MM and c["text"].strip()
+        ]
+        sizes |= {round(c["size"], 2) for c in body if "Bold" not in c["fontname"] and "Italic" not in c["fontname"]}
+        lowest.append(max(c["bottom"] for c in body) - trim[1])
+    assert lowest and min(sizes) > 10, sizes
+    assert max(lowest) > (120 - 12 - 9) * MM, [round(x / MM, 1) for x in lowest]
