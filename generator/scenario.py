@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import math
 import unicodedata
 from dataclasses import dataclass, field
@@ -214,6 +215,24 @@ def _visible(name: str) -> str:
     return " ".join(shown.split())
 
 
+NAMED = ("name", "player", "title", "leader")  # keys whose text a reader finds a thing by: never all invisible
+
+
+def _names(data, path: tuple = ()):
+    """Every (path, text) of the scenario's NAMED keys, at any depth (a team's, an objective's, a terrain piece's)."""
+    if isinstance(data, dict):
+        for key, value in data.items():
+            if key in NAMED and isinstance(value, str):
+                yield path + (key,), value
+            else:
+                yield from _names(value, path + (key,))
+    elif isinstance(data, list):
+        for i, value in enumerate(data):
+            yield from _names(value, path + (i,))
+    elif dataclasses.is_dataclass(data) and not isinstance(data, type):  # a system's own records (a Team)
+        yield from _names({field.name: getattr(data, field.name) for field in dataclasses.fields(data)}, path)
+
+
 def _later(doc: Document) -> Problem:
     """What a file whose keys or types are wrong is told besides: the checks that read one key against another
     (a square on the grid, a name another key refers to, a team's size) need every value of the right kind, so
@@ -260,6 +279,12 @@ def validate(doc: Document) -> Scenario:
         elif (seen_name := seen.setdefault(visible, name)) is not name:
             differ = "" if seen_name == name else f" (and {seen_name!r}: the two print alike)"
             checker.report(("sides", i, "name"), f"two sides are named {name!r}{differ}")
+    for path, value in _names(cleaned):
+        if path[:1] != ("sides",) or path[2:] != ("name",):  # a side's name is told above, beside its twins
+            if value and not _visible(value):  # "" is a name left out
+                checker.report(
+                    path, f"a name needs a character that prints (got {value!r}: only spaces or invisible characters)"
+                )
     colours = [s.get("colour") for s in cleaned["sides"]]
     for i, colour in enumerate(colours):
         if colour and colour in colours[:i]:
