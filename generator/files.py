@@ -65,8 +65,10 @@ def _umask() -> int:
 def _remove_stale_parts(target: Path) -> None:
     for stale in target.parent.glob(f".{glob.escape(target.name)}.*.part"):
         try:
-            # a backup is a hard link to the old file, whose mtime is the old file's: its ctime says when it was made
-            made = max(stale.lstat().st_mtime, stale.lstat().st_ctime)
+            # a backup (.old.part) is a hard link to the old file, whose mtime is the old file's: its ctime, which the
+            # link set, says when it was made
+            status = stale.lstat()
+            made = max(status.st_mtime, status.st_ctime) if stale.name.endswith(".old.part") else status.st_mtime
             if not stale.is_symlink() and time.time() - made > STALE_PART_SECONDS:
                 stale.unlink()
         except OSError:
