@@ -226,7 +226,7 @@ class Placement:
     def __post_init__(self) -> None:
         given, self.obstacles = self.obstacles, []
         kept, self.placed = self.placed, []
-        self._blocked: set[tuple[str, Box]] = set()
+        self._blocked: dict[tuple[str, Box], int] = {}  # each obstacle's key in the index
         self._obstacles = Index(self.bounds)
         self._labels = Index(self.bounds)
         self._leaders = Index(self.bounds)
@@ -241,21 +241,16 @@ class Placement:
         thing blocked twice is one obstacle: a hundred roads along one row of squares draw one band there, and
         placement's cost then grows with the map, not with how often a file repeats itself."""
         if (kind, box) not in self._blocked:
-            self._blocked.add((kind, box))
+            self._blocked[kind, box] = self._obstacles.add(box, (kind, box))
             self.obstacles.append((kind, box))
-            self._obstacles.add(box, (kind, box))
 
     def unblock(self, kind: str, boxes) -> None:
         """Take these obstacles of this kind away (houses a unit's marks stand on)."""
-        gone = {(kind, box) for box in boxes} & self._blocked
+        gone = {(kind, box) for box in boxes if (kind, box) in self._blocked}
+        for obstacle in gone:
+            self._obstacles.remove(self._blocked.pop(obstacle))
         if gone:
-            self._blocked -= gone
-            kept = [obstacle for obstacle in self.obstacles if obstacle not in gone]
-            self.obstacles = []
-            self._obstacles = Index(self.bounds)
-            for obstacle_kind, box in kept:
-                self._blocked.discard((obstacle_kind, box))
-                self.block(box, obstacle_kind)
+            self.obstacles = [obstacle for obstacle in self.obstacles if obstacle not in gone]
 
     def keep(self, placed: Placed) -> None:
         """A placed label joins the map (after every label placed before it)."""
