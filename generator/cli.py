@@ -416,6 +416,18 @@ COMMANDS = {
 }
 
 
+def _interrupted(err: BaseException) -> bool:
+    """Whether a Ctrl-C lies behind this error: Python 3.11 wraps one raised while a class is made (a dataclass's
+    field names being set) in a RuntimeError, so an interrupt during a lazy import read as a bug in Muster."""
+    seen = set()
+    while err is not None and id(err) not in seen:
+        if isinstance(err, KeyboardInterrupt):
+            return True
+        seen.add(id(err))
+        err = err.__cause__ or err.__context__
+    return False
+
+
 def main(argv: list[str] | None = None) -> int:
     # inside main, Ctrl-C raises KeyboardInterrupt: the limited children are killed and no write is left half-done
     signal.signal(signal.SIGINT, signal.default_int_handler)
@@ -442,6 +454,9 @@ def main(argv: list[str] | None = None) -> int:
         os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
         return 0
     except Exception as err:  # a bug in Muster, never the user's input: say so plainly
+        if _interrupted(err):
+            print(INTERRUPTED, file=sys.stderr)
+            return 130
         if os.environ.get("MUSTER_DEBUG"):
             traceback.print_exc()
         print(

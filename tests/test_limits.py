@@ -455,3 +455,26 @@ def test_ctrl_c_after_the_command_has_finished_keeps_its_status(tmp_path, when):
     )
     assert (done.returncode, done.stderr) == (0, "")
     assert "fireteam-tomorrow" in done.stdout
+
+
+def test_ctrl_c_while_a_class_is_being_made_is_an_interrupt_not_a_bug(monkeypatch, capsys):
+    """CI: Ctrl-C landed while a lazily imported module made its dataclasses; Python 3.11 wraps a KeyboardInterrupt
+    raised in __set_name__ in a RuntimeError, and Muster printed "internal error ... a bug in Muster", exit 3."""
+    from generator import cli
+
+    class Interrupting:
+        def __set_name__(self, owner, name):
+            raise KeyboardInterrupt
+
+    def wrapped(args):
+        try:
+            type("Movement", (), {"forward": Interrupting()})
+        except RuntimeError:  # Python 3.11 (what CI runs): the wrapping is its own
+            raise
+        except KeyboardInterrupt as err:  # Python 3.12 and later raise it as it is: wrap it as 3.11 does
+            raise RuntimeError("Error calling __set_name__") from err
+        return 0
+
+    monkeypatch.setitem(cli.COMMANDS, "systems", wrapped)
+    assert cli.main(["systems"]) == 130
+    assert capsys.readouterr().err == INTERRUPTED + "\n"
