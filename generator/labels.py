@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import heapq
 import math
 from dataclasses import dataclass, field
 
@@ -14,7 +15,11 @@ from .markup import curl_quotes
 # move away from what it names gets a leader line back to it.
 
 LINE_HEIGHT = 1.2  # a label's box is this many font sizes tall
-ALONG_POINTS = 512  # the most points along a line or outline a leader line is measured from
+LINE_PIECES = 12  # a line's name is tried beside its longest pieces and as many spread along it (beside_line)
+# a spot covering four times its own area of what is drawn, or over CROWDED things, is as crowded as any: its
+# measuring stops there (Placement.crowding)
+SATURATED = 4.0
+CROWDED = 64
 OBJECTIVE = "objective"  # an objective's mark: nothing else drawn may cover it, nor it anything
 # boxes that touch to within this (a millionth of a map unit) only touch: spots worked out by adding a gap to an
 # inset and a frame's width meet at 80.4 and 80.39999999999999, and that rounding must not count as crowding (a
@@ -25,11 +30,25 @@ TOUCH = 1e-6
 LEADER_AVOIDS = frozenset({"unit marker", "facing arrow", OBJECTIVE})
 
 
-def covered(box: Box, others) -> float:
-    """The area `box` shares with each of `others` (boxes), summed in their order: Box.overlap for each, with the
-    boxes that cannot meet it passed over first (placement asks this of every obstacle for every spot it tries)."""
+class Covered(float):
+    """An area covered, which is a float, and how many things cover it (`hits`)."""
+
+    hits: int
+
+    def __new__(cls, area: float, hits: int) -> Covered:
+        made = super().__new__(cls, area)
+        made.hits = hits
+        return made
+
+
+def covered(box: Box, others, enough: float = math.inf, most: int | None = None) -> Covered:
+    """The area `box` shares with each of `others` (boxes and bands), summed in their order: each one's overlap,
+    with those that cannot meet it passed over first (placement asks this of every obstacle for every spot). The
+    sum stops once it reaches `enough`, or once `most` of them have met the box: a spot already worse than the
+    best found need not be measured further."""
     left, top, right, bottom = box.left, box.top, box.right, box.bottom
     total = 0.0
+    hits = 0
     for other in others:
         if (
             other.right <= left + TOUCH
@@ -38,8 +57,13 @@ def covered(box: Box, others) -> float:
             or other.top >= bottom - TOUCH
         ):
             continue
-        total += box.overlap(other)
-    return total
+        area = other.overlap(box)
+        if area:
+            total += area
+            hits += 1
+            if total >= enough or hits == most:
+                break
+    return Covered(total, hits)
 
 
 @dataclass(frozen=True)
@@ -93,6 +117,84 @@ class Box:
         return (min(max(x, self.left), self.right), min(max(y, self.top), self.bottom))
 
 
+@dataclass(frozen=True, slots=True)
+class Band:
+    """A straight piece of a line drawn `width` wide (a road, a wall, an area's outline, a zone's edge), as an
+    obstacle of its true shape. Cut into boxes along it, a road zigzagging across a 480-inch table was 100,000 of
+    them (and 120 such outlines more than 2 GiB); a band is one, and a label may sit as close to a slanting road
+    as to a straight one. Its left, top, right and bottom are its extent, as a box's are."""
+
+    start: tuple[float, float]
+    end: tuple[float, float]
+    width: float
+    left: float = field(init=False, compare=False)
+    top: float = field(init=False, compare=False)
+    right: float = field(init=False, compare=False)
+    bottom: float = field(init=False, compare=False)
+    _least: float = field(init=False, compare=False, repr=False)
+    _area: float = field(init=False, compare=False, repr=False)
+
+    def __post_init__(self) -> None:
+        (x0, y0), (x1, y1) = self.start, self.end
+        length = math.hypot(x1 - x0, y1 - y0)
+        corners = self.corners
+        set_ = object.__setattr__
+        set_(self, "left", min(x for x, _ in corners))
+        set_(self, "top", min(y for _, y in corners))
+        set_(self, "right", max(x for x, _ in corners))
+        set_(self, "bottom", max(y for _, y in corners))
+        set_(self, "_least", TOUCH * (length + self.width))  # an overlap thinner than TOUCH only touches
+        set_(self, "_area", length * self.width)
+
+    @property
+    def corners(self) -> list[tuple[float, float]]:
+        """The band's four corners: the piece pushed half the width to either side (butt ends, as drawn); worked
+        out when asked, not kept (a map of zigzag woods holds a quarter of a million bands)."""
+        (x0, y0), (x1, y1) = self.start, self.end
+        length = math.hypot(x1 - x0, y1 - y0)
+        half = self.width / 2
+        nx, ny = ((y0 - y1) / length * half, (x1 - x0) / length * half) if length else (0.0, 0.0)
+        return [(x0 + nx, y0 + ny), (x1 + nx, y1 + ny), (x1 - nx, y1 - ny), (x0 - nx, y0 - ny)]
+
+    def overlap(self, box: Box) -> float:
+        """The area of the band inside the box: the band clipped to each of the box's sides in turn (Sutherland
+        and Hodgman), then measured (0 when they only touch, to within TOUCH)."""
+        if (
+            self.right <= box.left + TOUCH
+            or self.left >= box.right - TOUCH
+            or self.bottom <= box.top + TOUCH
+            or self.top >= box.bottom - TOUCH
+        ):
+            return 0.0
+        if self.left >= box.left and self.right <= box.right and self.top >= box.top and self.bottom <= box.bottom:
+            return self._area if self._area > self._least else 0.0  # all of it inside
+        polygon = self.corners
+        for axis, limit, keep_below in (
+            (0, box.left, False),
+            (0, box.right, True),
+            (1, box.top, False),
+            (1, box.bottom, True),
+        ):
+            clipped = []
+            for i, point in enumerate(polygon):
+                before = polygon[i - 1]
+                inside = point[axis] <= limit if keep_below else point[axis] >= limit
+                was_inside = before[axis] <= limit if keep_below else before[axis] >= limit
+                if inside != was_inside:
+                    t = (limit - before[axis]) / (point[axis] - before[axis])
+                    clipped.append((before[0] + (point[0] - before[0]) * t, before[1] + (point[1] - before[1]) * t))
+                if inside:
+                    clipped.append(point)
+            polygon = clipped
+            if len(polygon) < 3:
+                return 0.0
+        area = abs(sum(x0 * y1 - x1 * y0 for (x0, y0), (x1, y1) in zip(polygon, polygon[1:] + polygon[:1]))) / 2
+        return area if area > self._least else 0.0
+
+    def grown(self, by: float) -> Band:
+        return Band(self.start, self.end, self.width + 2 * by)
+
+
 @dataclass
 class Label:
     """Text to print near an anchor point, with the box centres to try, best first."""
@@ -118,18 +220,6 @@ class Label:
 
     def __post_init__(self) -> None:
         self.text = curl_quotes(self.text)  # measured as it prints: St Mary’s, not St Mary's
-
-    def along(self, which: str) -> list[tuple[float, float]]:
-        """Points along the label's line or outline where a leader may start: a quarter of its size apart, at most
-        ALONG_POINTS of them however long the line (a road zigzagging across a 480-inch table gave 100,000), worked
-        out once for the label, not once for each spot it tries."""
-        cache = self.__dict__.setdefault("_along", {})
-        if which not in cache:
-            line = getattr(self, which)
-            length = sum(math.hypot(x1 - x0, y1 - y0) for (x0, y0), (x1, y1) in zip(line, line[1:]))
-            step = max(self.size * 0.25, length / ALONG_POINTS)
-            cache[which] = [b.centre for b in line_blocks(line, 0.0, step)]
-        return cache[which]
 
     def box_at(self, x: float, y: float) -> Box:
         width = text_width(self.text, self.size, self.bold) + 2 * self.padding
@@ -192,6 +282,22 @@ class Index:
     def remove(self, key: int) -> None:
         self.items.pop(key, None)  # the cells' lists keep the key; `near` passes over it
 
+    def each_near(self, box: Box):
+        """What `near` gives, one at a time: the cells' keys (each cell's in the order they came) merged as they
+        are asked for, so a caller that stops early (a spot found too crowded) pays for what it looked at."""
+        items = self.items
+        if self.cells is None:
+            yield from [item for _, item in items.values()]
+            return
+        columns, rows = self._span(box)
+        cells = self.cells
+        found = [cells[column, row] for column in columns for row in rows if (column, row) in cells]
+        last = None
+        for key in found[0] if len(found) == 1 else heapq.merge(*found):
+            if key != last and key in items:
+                yield items[key][1]
+            last = key
+
     def near(self, box: Box) -> list:
         """Everything whose box may meet `box`, in the order it came in."""
         items = self.items
@@ -243,6 +349,21 @@ class Placement:
         if (kind, box) not in self._blocked:
             self._blocked[kind, box] = self._obstacles.add(box, (kind, box))
             self.obstacles.append((kind, box))
+
+    def block_line(self, line: list[tuple[float, float]], width: float, kind: str) -> None:
+        """A line drawn `width` wide (a road, an outline, a zone's edge) that no label may cover: its bands, cut
+        into pieces no longer than a cell of the index (so each is found only near where it runs), and a square
+        at each of its points for the joins."""
+        step = min(self._obstacles.width, self._obstacles.height)
+        for (x0, y0), (x1, y1) in zip(line, line[1:]):
+            pieces = math.ceil(math.hypot(x1 - x0, y1 - y0) / step)
+            if pieces == 0:  # two points in one place: the square at the point covers them
+                continue
+            ends = [(x0 + (x1 - x0) * i / pieces, y0 + (y1 - y0) * i / pieces) for i in range(pieces + 1)]
+            for start, end in zip(ends, ends[1:]):
+                self.block(Band(start, end, width), kind)
+        for x, y in line:
+            self.block(Box.centred(x, y, width, width), kind)
 
     def unblock(self, kind: str, boxes) -> None:
         """Take these obstacles of this kind away (houses a unit's marks stand on)."""
@@ -296,14 +417,33 @@ class Placement:
                 break
         return best
 
-    def crowding(self, label: Label, box: Box) -> float:
-        """How much of other labels and obstacles the box would cover, and how far it leaves the map."""
+    def crowding(self, label: Label, box: Box, enough: float = math.inf) -> float:
+        """How much of other labels and obstacles the box would cover, and how far it leaves the map; measured
+        until it reaches `enough` (then it is infinite, no better than the best so far) or SATURATED times the
+        box's area (then it is that much): on a map of a hundred zigzag woods no spot is clear, and each was
+        measured against every band near it."""
         grown = box.grown(self.gap)
-        area = covered(grown, (other.box for other in self._labels.near(grown)))
-        area += covered(grown, (obstacle for kind, obstacle in self._obstacles.near(grown) if kind not in label.ignore))
-        area += covered(box, label.avoid)
+        most = SATURATED * grown.width * grown.height
+        limit = min(enough, most)
+        area = 0.0
         if not box.inside(self.bounds):
             area += box.width * box.height - box.overlap(self.bounds) + 1e-6
+        hits = 0
+        ignore = label.ignore
+        for target, others in (
+            (box, label.avoid),
+            (grown, (other.box for other in self._labels.each_near(grown))),
+            (grown, (obstacle for kind, obstacle in self._obstacles.each_near(grown) if kind not in ignore)),
+        ):
+            part = covered(target, others, limit - area, CROWDED - hits)
+            area += part
+            hits += part.hits
+            if area >= limit or hits >= CROWDED:
+                break
+        if area >= enough:
+            return math.inf  # no better than the best spot so far: how much worse is not asked
+        if area >= most or hits >= CROWDED:
+            return most  # saturated (a map of a hundred zigzag woods has no clear spot; each tie goes to the first)
         # a leader line is drawn too: the box may not lie across one already drawn, and its own leader may not
         # cross a label, a leader or anything drawn but what it names; each crossing costs a label's square
         crossings = sum(1 for other in self._leaders.near(grown) if crosses(*other.leader, grown))
@@ -318,7 +458,7 @@ class Placement:
         # a label with nowhere to try (a named line whose two ends are one point has no side) goes on what it names
         for x, y in label.candidates or [label.anchor]:
             box = label.box_at(x, y)
-            crowding = self.crowding(label, box)
+            crowding = self.crowding(label, box, best[0] - 1e-9 if best else math.inf)
             if crowding == 0:
                 best = (0.0, box)
                 break
@@ -363,23 +503,18 @@ class Placement:
             start = (label.source or Box.centred(*label.anchor, 0, 0)).nearest(*box.centre)
             return (start, box.nearest(*start))
         reach = label.size * 0.6 if label.reach is None else label.reach
-        points = label.along("line") if label.line else [label.anchor]
-        ends = []
-        for ax, ay in points:
-            nx, ny = box.nearest(ax, ay)
-            ends.append((math.hypot(nx - ax, ny - ay), (ax, ay), (nx, ny)))
-        distance, start, end = min(ends)
+        if label.line:
+            distance, start, end = nearest_between(label.line, box)
+        else:
+            start = label.anchor
+            end = box.nearest(*start)
+            distance = math.hypot(end[0] - start[0], end[1] - start[1])
         if distance <= reach:
             return None
         if label.outline:
             if all(within(corner, label.outline) for corner in box.corners):
                 return None  # a name inside its own area names it: a line from the area's edge would read as a wall
-            edge = label.along("outline")
-            distance, start, end = min(
-                (math.hypot(nx - ax, ny - ay), (ax, ay), (nx, ny))
-                for ax, ay in edge
-                for nx, ny in [box.nearest(ax, ay)]
-            )
+            distance, start, end = nearest_between(label.outline, box)
         return None if distance <= reach else (start, end)
 
     def collisions(self) -> list[str]:
@@ -462,13 +597,30 @@ def around(x: float, y: float, width: float, height: float, reach: float, steps:
     return spots
 
 
+def spread(items: list, most: int) -> list:
+    """Up to `most` of the items, the first and the last among them, evenly spaced along the list, in its order."""
+    if len(items) <= most:
+        return items
+    return [items[round(i * (len(items) - 1) / (most - 1))] for i in range(most)]
+
+
 def beside_line(
     line: list[tuple[float, float]], line_width: float, width: float, height: float, gap: float
 ) -> list[tuple[float, float]]:
     """Box centres for a label that sits beside a line (a road, river, wall or hedge), never on it: at
     the middle of each segment and along it, pushed off to either side by half the line's width, half
-    the box's extent across the line and a gap. Longest segments first."""
-    segments = sorted(zip(line, line[1:]), key=lambda seg: -math.hypot(seg[1][0] - seg[0][0], seg[1][1] - seg[0][1]))
+    the box's extent across the line and a gap. Longest segments first; of a line of many pieces, the
+    LINE_PIECES longest and LINE_PIECES spread from its first to its last (a road of 64 zigzags gave its
+    name 1,890 spots, each measured against every road near it)."""
+
+    def longest(i: int) -> tuple[float, int]:
+        (x0, y0), (x1, y1) = pieces[i]
+        return (-math.hypot(x1 - x0, y1 - y0), i)
+
+    pieces = list(zip(line, line[1:]))
+    order = list(range(len(pieces)))
+    chosen = set(sorted(order, key=longest)[:LINE_PIECES]) | set(spread(order, LINE_PIECES))
+    segments = [pieces[i] for i in sorted(chosen, key=longest)]
     spots = []
     for t in (0.5, 0.3, 0.7, 0.15, 0.85):
         for (x0, y0), (x1, y1) in segments:
@@ -483,16 +635,62 @@ def beside_line(
     return spots
 
 
-def line_blocks(line: list[tuple[float, float]], line_width: float, step: float) -> list[Box]:
-    """A line drawn `line_width` wide as small boxes along it, so a label can be kept off the line itself."""
-    boxes = []
-    half = line_width / 2
-    for (x0, y0), (x1, y1) in zip(line, line[1:]):
-        n = max(1, math.ceil(math.hypot(x1 - x0, y1 - y0) / step))
-        for i in range(n + 1):
-            x, y = x0 + (x1 - x0) * i / n, y0 + (y1 - y0) * i / n
-            boxes.append(Box(x - half, y - half, x + half, y + half))
-    return boxes
+def line_bands(line: list[tuple[float, float]], width: float) -> list:
+    """A line drawn `width` wide as obstacles: a band for each piece between two of its points, and a square at
+    each point for the joins (and for a line whose points are all one)."""
+    bands: list = [Band(start, end, width) for start, end in zip(line, line[1:]) if start != end]
+    return bands + [Box.centred(x, y, width, width) for x, y in line]
+
+
+def nearest_between(line: list[tuple[float, float]], box: Box) -> tuple[float, tuple, tuple]:
+    """How near the line (its points in order) comes to the box, with the nearest point of each: exact, from each
+    piece of the line, passing over pieces whose extent lies further off than the nearest found so far."""
+    pieces = list(zip(line, line[1:])) or [(line[0], line[0])]
+    best = None
+    for start, end in pieces:
+        if best is not None:
+            across = max(min(start[0], end[0]) - box.right, box.left - max(start[0], end[0]), 0.0)
+            down = max(min(start[1], end[1]) - box.bottom, box.top - max(start[1], end[1]), 0.0)
+            if math.hypot(across, down) >= best[0]:
+                continue
+        found = _segment_to_box(start, end, box)
+        if best is None or found[0] < best[0]:
+            best = found
+            if best[0] == 0:
+                break
+    return best
+
+
+def _segment_to_box(start, end, box: Box) -> tuple[float, tuple, tuple]:
+    """The distance from a segment to a box and the nearest point of each. Apart, a segment and a box come nearest
+    at an end of the segment or at a corner of the box; a segment through the box is at no distance from it."""
+    if box.nearest(*start) == start:
+        return (0.0, start, start)
+    if crosses(start, end, box):
+        return (0.0, start, box.nearest(*start))
+    (x0, y0), (x1, y1) = start, end
+    dx, dy = x1 - x0, y1 - y0
+    length = dx * dx + dy * dy
+    found = []
+    for point in (start, end):
+        near = box.nearest(*point)
+        found.append((math.hypot(near[0] - point[0], near[1] - point[1]), point, near))
+    for cx, cy in box.corners:
+        t = min(max(((cx - x0) * dx + (cy - y0) * dy) / length, 0.0), 1.0) if length else 0.0
+        point = (x0 + dx * t, y0 + dy * t)
+        found.append((math.hypot(cx - point[0], cy - point[1]), point, (cx, cy)))
+    # a piece running beside the box, square to the page, is as near all along where the two face each other: the
+    # leader goes from the middle of that stretch, straight across (not from the box's corner)
+    if dx == 0 or dy == 0:
+        axis = 1 if dx == 0 else 0
+        low = max(min(start[axis], end[axis]), (box.left, box.top)[axis])
+        high = min(max(start[axis], end[axis]), (box.right, box.bottom)[axis])
+        if low <= high:
+            middle = (low + high) / 2
+            point = (x0, middle) if axis else (middle, y0)
+            near = box.nearest(*point)
+            found.append((math.hypot(near[0] - point[0], near[1] - point[1]) - 1e-12, point, near))
+    return min(found)
 
 
 def leader_svg(placed: Placed, stroke_width: float) -> str:

@@ -13,7 +13,7 @@ from conftest import SCENARIOS
 
 from generator.build import load
 from generator.cli import main
-from generator.labels import Box, line_blocks, within
+from generator.labels import Box, within
 from generator.svg import PAGE_MARGIN_MM, side_pattern
 from generator.systems.fireteam import map as table
 from generator.systems.fireteam.scenario import read
@@ -221,22 +221,36 @@ def test_a_name_along_a_road_through_the_whole_grid_is_tried_at_a_dozen_of_its_s
     assert (0, 0) in tops and (25, 0) in tops, tops  # A1, the first, and Z1, the last square of the snake
 
 
-def test_a_line_labels_leader_is_measured_from_points_worked_out_once(monkeypatch):
-    """Issue 12 (third red team, F2): a named road zigzagging across a 480-inch table cut itself into points a
-    quarter of the type size apart again for each of its 600 spots (100,000 points a spot). The points along a
-    label's line are worked out once, and there are at most ALONG_POINTS of them."""
+def test_a_line_labels_leader_is_measured_exactly_from_the_line_not_from_points_along_it():
+    """Issue 12 (third red team, F2): a named road zigzagging across a 480-inch table was cut into points a quarter
+    of the type size apart (100,000 of them) for each of the 600 spots its name tried. A leader is measured from
+    the line's pieces themselves: its start lies on the line, exactly as near the box as the line comes."""
     from generator import labels
 
-    calls = []
-    real = labels.line_blocks
-    monkeypatch.setattr(labels, "line_blocks", lambda *args: calls.append(args) or real(*args))
     line = [(float(x * 7 % 480), float(x * 7)) for x in range(64)]
-    spots = [(float(x), 240.0) for x in range(0, 480, 4)]
-    label = labels.Label("A long road", 3.0, line[32], spots, line=line, reach=1.0)
+    label = labels.Label("A long road", 3.0, line[32], [], line=line, reach=1.0)
     placement = labels.Placement(labels.Box(0, 0, 480, 480))
-    for spot in spots:
-        placement._leader(label, label.box_at(*spot))
-    assert len(calls) == 1 and len(label.along("line")) <= labels.ALONG_POINTS + 2 * len(line)  # each segment ends
+    for x in range(0, 480, 4):
+        box = label.box_at(float(x), 240.0)
+        leader = placement._leader(label, box)
+        # the nearest the line comes, found the slow way: a thousand points on each piece
+        fine = min(
+            math.hypot(px - nx, py - ny)
+            for (x0, y0), (x1, y1) in zip(line, line[1:])
+            for t in (i / 1000 for i in range(1001))
+            for px, py in [(x0 + (x1 - x0) * t, y0 + (y1 - y0) * t)]
+            for nx, ny in [box.nearest(px, py)]
+        )
+        if leader is None:
+            assert fine <= 1.0 + 1e-9
+            continue
+        (sx, sy), end = leader
+        assert end == box.nearest(sx, sy)
+        assert math.hypot(sx - end[0], sy - end[1]) == pytest.approx(fine, abs=0.5)
+        assert math.hypot(sx - end[0], sy - end[1]) <= fine + 1e-9
+        assert any(
+            labels._segment_to_box(a, b, labels.Box.centred(sx, sy, 0, 0))[0] < 1e-9 for a, b in zip(line, line[1:])
+        )
 
 
 def test_a_square_named_by_many_town_entries_is_drawn_once(tmp_path):
@@ -389,20 +403,19 @@ def test_a_line_terrain_label_sits_beside_its_line_not_on_it(path):
     for placed in lines:
         distance = _distance_to_line(placed.box, placed.label.line)
         assert 0 < distance <= placed.label.reach + 2 * placed.label.size, placed.label.text
-        assert not any(placed.box.overlap(own) > 0 for own in placed.label.avoid), placed.label.text
+        assert not any(own.overlap(placed.box) > 0 for own in placed.label.avoid), placed.label.text
 
 
-def _drawn_edges(path) -> list[tuple[str, list[Box]]]:
-    """Every line a Fireteam map draws that a label could cross, as small boxes along it (map units): each line
-    terrain's band, each area piece's outline and each deployment zone's dashed edge."""
+def _drawn_edges(path) -> list[tuple[str, list, float]]:
+    """Every line a Fireteam map draws that a label could cross, as its points and its drawn width (map units):
+    each line terrain's band, each area piece's outline and each deployment zone's dashed edge."""
     scenario = load(path)
     battle, forces = read(scenario)
     edges = []
     for feature in battle.terrain:
         coords = getattr(feature, feature.shape)
         if feature.shape == "line":
-            width = (feature.width or 2) + 0.3
-            edges.append((f"{feature.kind} line", line_blocks([tuple(p) for p in coords], width, width / 2)))
+            edges.append((f"{feature.kind} line", [tuple(p) for p in coords], (feature.width or 2) + 0.3))
             continue
         if feature.shape == "rect":
             x, y, w, h = coords
@@ -412,13 +425,31 @@ def _drawn_edges(path) -> list[tuple[str, list[Box]]]:
             ring = [(x + r * math.cos(a * math.pi / 12), y + r * math.sin(a * math.pi / 12)) for a in range(25)]
         else:
             ring = [tuple(p) for p in coords] + [tuple(coords[0])]
-        edges.append((f"{feature.kind} outline", line_blocks(ring, 0.12, 0.25)))
+        edges.append((f"{feature.kind} outline", ring, 0.12))
     for side in forces:
         if side.deployment:
             x, y, w, h = side.deployment
             ring = [(x, y), (x + w, y), (x + w, y + h), (x, y + h), (x, y)]
-            edges.append(("a zone edge", line_blocks(ring, 0.35, 0.25)))
+            edges.append(("a zone edge", ring, 0.35))
     return edges
+
+
+def _reaches_into(box: Box, line, width: float, step: float = 0.01) -> bool:
+    """Whether a line drawn `width` wide reaches into the box: points every `step` along it, each with the disc of
+    the stroke round it, measured against the box (the slow, plain way: independent of the placement's bands)."""
+    inner = box.grown(-1e-6)
+    for (x0, y0), (x1, y1) in zip(line, line[1:]):
+        if min(x0, x1) > inner.right + width or max(x0, x1) < inner.left - width:
+            continue
+        if min(y0, y1) > inner.bottom + width or max(y0, y1) < inner.top - width:
+            continue
+        n = max(1, math.ceil(math.hypot(x1 - x0, y1 - y0) / step))
+        for i in range(n + 1):
+            x, y = x0 + (x1 - x0) * i / n, y0 + (y1 - y0) * i / n
+            nx, ny = inner.nearest(x, y)
+            if math.hypot(nx - x, ny - y) < width / 2 - step:
+                return True
+    return False
 
 
 @pytest.mark.parametrize("path", examples(FIRETEAM), ids=lambda p: p.stem)
@@ -430,8 +461,8 @@ def test_no_fireteam_label_crosses_a_line_an_outline_or_a_zone_edge(path):
     crossing = [
         (placed.label.text, what)
         for placed in drawing.place_labels()
-        for what, blocks in _drawn_edges(path)
-        if any(placed.box.overlap(block) > 0 for block in blocks)
+        for what, line, width in _drawn_edges(path)
+        if _reaches_into(placed.box, line, width)
     ]
     assert crossing == []
 
@@ -984,3 +1015,41 @@ def test_an_odd_but_valid_map_validates_and_places_its_labels(path, muster):
     assert (result.code, result.err) == (0, ""), result.err
     drawing = grid_map(path) if "morschauser" in path.read_text() else fireteam_map(path)
     assert drawing.place_labels()
+
+
+def test_a_bands_overlap_with_a_box_is_the_area_they_share():
+    """A line is an obstacle of its true shape (issue 12, F3): a band's overlap with a box is the area inside both,
+    checked against counting a fine grid of points, and nothing when they only touch."""
+    import random
+
+    from generator.labels import Band
+
+    def inside(band: Band, x: float, y: float) -> bool:
+        (x0, y0), (x1, y1) = band.start, band.end
+        dx, dy = x1 - x0, y1 - y0
+        length = math.hypot(dx, dy)
+        along = ((x - x0) * dx + (y - y0) * dy) / length
+        across = abs((x - x0) * dy - (y - y0) * dx) / length
+        return 0 <= along <= length and across <= band.width / 2
+
+    rng = random.Random(3)
+    for _ in range(40):
+        band = Band(
+            (rng.uniform(0, 10), rng.uniform(0, 10)), (rng.uniform(0, 10), rng.uniform(0, 10)), rng.uniform(0.1, 3)
+        )
+        x, y = rng.uniform(0, 8), rng.uniform(0, 8)
+        box = Box(x, y, x + rng.uniform(0.5, 4), y + rng.uniform(0.5, 4))
+        n = 200
+        cell = box.width * box.height / n**2
+        counted = sum(
+            cell
+            for i in range(n)
+            for j in range(n)
+            if inside(band, box.left + (i + 0.5) * box.width / n, box.top + (j + 0.5) * box.height / n)
+        )
+        assert band.overlap(box) == pytest.approx(counted, abs=box.width * box.height * 0.02), (band, box)
+    flat = Band((0.0, 5.0), (10.0, 5.0), 2.0)  # from 4 to 6 across
+    assert flat.overlap(Box(2, 6, 3, 8)) == 0 and flat.overlap(Box(2, 0, 3, 4)) == 0  # touching its edges
+    assert flat.overlap(Box(2, 5, 3, 8)) == pytest.approx(1.0)
+    slanting = Band((0.0, 0.0), (10.0, 10.0), 1.0)
+    assert slanting.overlap(Box(5.75, 0, 9, 4.85)) == 0  # beside it: its square boxes once covered this

@@ -8,7 +8,7 @@ from html import escape
 from markupsafe import Markup
 
 from ... import fonts
-from ...labels import Box, Label, Placement, around, beside_line, leader_svg, line_blocks, text_width, within
+from ...labels import Box, Label, Placement, around, beside_line, leader_svg, line_bands, text_width, within
 from ...svg import EDGE_BAND, MARK_GAP_MM, MapFrame, edge_names, map_frames, points, roomiest, shape_path, side_pattern
 from .models import Rules
 
@@ -121,8 +121,7 @@ class TableMap:
             line = [tuple(p) for p in coords]
             # the band is an obstacle to every label; its own name keeps off it by `avoid` (and sits beside it)
             kind_id = f"line {len(self.layers)}"
-            for block in line_blocks(line, width + 0.3, (width + 0.3) / 2):
-                self.placement.block(block, kind_id)
+            self.placement.block_line(line, width + 0.3, kind_id)
             if label:
                 self._line_label(label, line, width + 0.3, kind_id)
             return
@@ -141,8 +140,7 @@ class TableMap:
             anchor = (sum(p[0] for p in coords) / len(coords), sum(p[1] for p in coords) / len(coords))
             ring = [tuple(p) for p in coords] + [tuple(coords[0])]
         # a piece's outline is an obstacle to every label: a name sits inside its piece or beside it, never across
-        for block in line_blocks(ring, OUTLINE, 0.25):
-            self.placement.block(block, "outline")
+        self.placement.block_line(ring, OUTLINE, "outline")
         self.layers.append(f'{outline} fill="{fill}" stroke="{stroke}" stroke-width="{OUTLINE:g}"/>')
         if pattern:
             self.layers.append(f'{outline} fill="url(#{pattern})" stroke="none"/>')
@@ -168,7 +166,7 @@ class TableMap:
         if not spots:  # a line of no length (its points all one) has no side to sit beside: round the point
             x, y = line[0]
             spots = around(x, y, width, height + line_width, fs * 0.5)[1:]
-        own = line_blocks(line, line_width, max(line_width, fs) / 2)
+        own = line_bands(line, line_width)
         reach = line_width / 2 + fs * 0.6
         label = Label(
             text, fs, line[len(line) // 2], spots, kind="terrain", avoid=own, line=line, reach=reach, ignore=(kind_id,)
@@ -184,8 +182,7 @@ class TableMap:
             f'<rect x="{x:g}" y="{y:g}" width="{w:g}" height="{h:g}" fill="url(#{pid})" fill-opacity="0.55" '
             f'stroke="{colour}" stroke-width="0.35" stroke-dasharray="1.2 0.6"/>'
         )
-        for block in line_blocks(_rect_ring(rect), 0.35, 0.25):
-            self.placement.block(block, "zone edge")
+        self.placement.block_line(_rect_ring(rect), 0.35, "zone edge")
         fs = self.font
         r = fs * 0.6
         # the badge sits left of the name inside the label's box: padding on both sides keeps the text centred

@@ -8,7 +8,7 @@ from dataclasses import replace
 from markupsafe import Markup
 
 from ... import fonts
-from ...labels import OBJECTIVE, Box, Label, Placement, around, covered, leader_svg, text_width
+from ...labels import OBJECTIVE, Box, Label, Placement, around, covered, leader_svg, spread, text_width
 from ...svg import EDGE_BAND, MARK_GAP_MM, MIN_TEXT_PT, PT_MM, MapFrame, boxed_text, edge_names, map_frames, shape_path
 from .glyphs import unit_marker
 from .looks import (
@@ -641,10 +641,3 @@ def facing_arrow(x: float, y: float, w: float, h: float, facing: str, along: flo
         f'L{tx:.2f} {ty:.2f} L{tx - dx * back - px:.2f} {ty - dy * back - py:.2f}" fill="none" stroke="#000" '
         f'stroke-width="0.45" stroke-linecap="round" stroke-linejoin="round"/>'
     )
-
-
-def spread(items: list, most: int) -> list:
-    """Up to `most` of the items, the first and the last among them, evenly spaced along the list, in its order."""
-    if len(items) <= most:
-        return items
-    return [items[round(i * (len(items) - 1) / (most - 1))] for i in range(most)]
