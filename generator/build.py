@@ -181,8 +181,9 @@ def check_card_fit(scenario: Scenario, card_size: str) -> None:
         raise unfit_problems(scenario, UnfitText(names), card_size)
 
 
-def unfit_names(scenario: Scenario, card_size: str) -> list:
-    """The scenario's names (fit.Unfit with a path) that do not fit `card_size` even at their smallest size."""
+def unfit_names(scenario: Scenario, card_size: str, prefixes: bool = True) -> list:
+    """The scenario's names (fit.Unfit with a path) that do not fit `card_size` even at their smallest size, each
+    with the longest of it that does (unless `prefixes` is false: then only which names)."""
     system = scenario.system
     options = Options(card_size=card_size, fronts_only=True)
     prepared = system.prepare(scenario, choose_seed(scenario, None))
@@ -193,7 +194,7 @@ def unfit_names(scenario: Scenario, card_size: str) -> list:
             seen.add(names)
             fronts.append(front)
     html = render_html_cards(scenario, card_sheet(prepared, common_context(prepared, options), options, fronts))
-    _, unfit = lay_out(html, TEMPLATES)
+    _, unfit = lay_out(html, TEMPLATES, prefixes)
     return [text for text in unfit if text.path]  # text from the rule data or Muster is not the file's problem
 
 
@@ -318,10 +319,11 @@ def unfit_problems(scenario: Scenario, err: UnfitText, card_size: str) -> Muster
 
 def _roomier(scenario: Scenario, card_size: str) -> dict[str, set[str]]:
     """Each card size the system prints that is larger than `card_size`, smallest first, with the paths of the
-    names that do not fit it either: measured by the same fitting step, only when a name does not fit."""
+    names that do not fit it either: measured by the same fitting step, only when a name does not fit (which
+    names, not how much of each: a size is offered only to a name that fits it whole)."""
     area = {size: width * height for size, (width, height) in cards.CARD_SIZES.items()}
     larger = sorted((s for s in scenario.system.card_sizes if area[s] > area.get(card_size, math.inf)), key=area.get)
-    return {size: {unfit.path for unfit in unfit_names(scenario, size)} for size in larger}
+    return {size: {unfit.path for unfit in unfit_names(scenario, size, prefixes=False)} for size in larger}
 
 
 def to_pdf(scenario: Scenario, html: str, card_size: str = "") -> bytes:

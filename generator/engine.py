@@ -31,7 +31,9 @@ def html_to_pdf(html: str, base: Path, *, tags: bool = True) -> bytes:
     return render_pdf(html, base, tags=tags)[0]
 
 
-def _lay_out(html: str, base: Path, fetcher, tags: bool = True) -> tuple[object, list[fit.Unfit]]:
+def _lay_out(
+    html: str, base: Path, fetcher, tags: bool = True, prefixes: bool = True
+) -> tuple[object, list[fit.Unfit]]:
     """The laid-out WeasyPrint document, its marked card text fitted (generator/fit.py), and the texts that do not
     fit even at their smallest size."""
     import weasyprint
@@ -45,7 +47,7 @@ def _lay_out(html: str, base: Path, fetcher, tags: bool = True) -> tuple[object,
             weasyprint_cpu += time.process_time() - start
 
     if fit.MARK in html:  # card text that must fit its box: measured and shrunk by this same engine
-        laid_out, _, unfit = fit.fit(html, layout)
+        laid_out, _, unfit = fit.fit(html, layout, prefixes)
         return laid_out, unfit
     return settle(html, layout)[0], []
 
@@ -147,11 +149,12 @@ def closing_lines(document) -> int:
     return lines if closing else 0
 
 
-def lay_out(html: str, base: Path) -> tuple[object, list[fit.Unfit]]:
+def lay_out(html: str, base: Path, prefixes: bool = True) -> tuple[object, list[fit.Unfit]]:
     """Lay out HTML as it would print, without writing a PDF: the document (weasyprint.document.Document), with
-    its card text fitted, and the marked texts that cannot fit even at their smallest size. Validation's fit check
-    and the tests that measure a card's layout boxes read it."""
-    return _lay_out(html, base, make_fetcher())
+    its card text fitted, and the marked texts that cannot fit even at their smallest size (with the longest of
+    each that fits, unless `prefixes` is false). Validation's fit check and the tests that measure a card's
+    layout boxes read it."""
+    return _lay_out(html, base, make_fetcher(), prefixes=prefixes)
 
 
 def render_pdf(

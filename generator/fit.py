@@ -50,6 +50,7 @@ class Measure:
     bottom: float  # px, the last line's bottom from the content box's top
     text_width: float  # px, every line's width added up
     text: str = ""  # the element's text, for a message
+    scope: tuple = ()  # the box of fixed height it sits in (page, left, top): texts of two scopes cannot meet
 
     @property
     def fits(self) -> bool:
@@ -100,19 +101,22 @@ def measure(document) -> dict[int, Measure]:
 
     found: dict[int, Measure] = {}
 
-    def walk(box, parent):
+    def walk(box, parent, scope):
         box = getattr(box, "_box", box)  # an absolutely placed box stands behind its placeholder (layout/absolute.py)
         element = box.element
         if element is not None and not isinstance(box, (boxes.LineBox, boxes.TextBox)):
             ident = element.get("data-fit-id")
             if ident is not None and int(ident) not in found and isinstance(box, boxes.BlockContainerBox):
                 found[int(ident)] = _measure_box(box, int(ident), element, parent)
+                found[int(ident)].scope = scope
+            elif isinstance(box, boxes.BlockContainerBox) and _fixed(box):
+                scope = (scope[0], round(box.position_x, 2), round(box.position_y, 2))
         if not isinstance(box, boxes.LineBox):  # a marked element is a block: none inside a line
             for child in getattr(box, "children", ()):
-                walk(child, box)
+                walk(child, box, scope)
 
-    for page in document.pages:
-        walk(page._page_box, None)
+    for number_, page in enumerate(document.pages):
+        walk(page._page_box, None, (number_,))
     return found
 
 
@@ -192,11 +196,12 @@ def _texts(html: str, ids) -> dict[int, tuple[str, str]]:
     return out
 
 
-def fit(html: str, layout: Callable[[str], object]) -> tuple[object, str, list[Unfit]]:
+def fit(html: str, layout: Callable[[str], object], prefixes: bool = True) -> tuple[object, str, list[Unfit]]:
     """Lay out `html` with `layout` (HTML text -> laid-out WeasyPrint document) so that every marked text fits.
 
     Returns the final laid-out document (print it), the fitted HTML, and the marked texts that do not fit even
-    at their smallest size, each with the longest prefix that does (worked out only for texts with a path).
+    at their smallest size, each with the longest prefix that does (worked out only for texts with a path, and
+    only when `prefixes` is asked for: else every one is reported, with -1).
     """
     html = number(html)
     sizes: dict[int, float] = {}
@@ -224,6 +229,16 @@ def fit(html: str, layout: Callable[[str], object]) -> tuple[object, str, list[U
     unfit = [m for m in measure(document).values() if not m.fits]
     if not unfit:
         return document, html, []
+    if not prefixes:
+        return (
+            document,
+            html,
+            [
+                Unfit(path, m.text, m.min_pt, -1)
+                for m in unfit
+                for path, _ in [_texts(html, {m.id}).get(m.id, ("", ""))]
+            ],
+        )
     return document, html, _longest_prefixes(html, unfit, layout)
 
 
@@ -254,28 +269,50 @@ def _matched(groups: dict[int, str], measures: dict[int, Measure]) -> dict[int, 
 def _longest_prefixes(html: str, unfit: list[Measure], layout) -> list[Unfit]:
     """For each unfit text from the scenario, the longest prefix that fits at the smallest size.
 
-    Texts are taken in document order, each with the texts before it already cut to what fits: a side name that
-    runs onto a second line pushes the team name under it out of the band, and that team name is no fault of its
-    own (cut to the side name's longest, it fits, and is not reported). Each search is a binary search of layouts.
+    A text is searched with the texts before it in its scope (the box of fixed height it sits in: a card's band)
+    already cut to what fits: a side name that runs onto a second line pushes the team name under it out of the
+    band, and that team name is no fault of its own (cut to the side name's longest, it may fit whole, and then it
+    is not reported). Texts of different scopes cannot move one another, so the first unfit text of every scope
+    is searched at once, then the second of each, and so on: one binary search whose every step lays the document
+    out once with each text at its own guess. Sixty names too wide for their cards cost as many layouts as one
+    (searched one by one, seven layouts a name ran validation past its clock).
     """
     texts = _texts(html, {m.id for m in unfit})
-    by_id = {m.id: m for m in unfit}
-    cut: dict[int, int] = {}  # the earlier unfit texts, cut to their longest that fits
-    reported = []
-    for i in sorted(by_id):
-        if i not in texts or not texts[i][0]:  # text from elsewhere than the scenario: reported as it is
-            reported.append(Unfit(texts[i][0] if i in texts else "", by_id[i].text, by_id[i].min_pt, -1))
-            continue
-        path, text = texts[i]
-        if cut and measure(layout(_with_prefixes(html, cut)))[i].fits:
-            continue  # it only overflowed because a text before it did
-        low, high = 0, len(text)  # the empty text fits; the whole text does not
-        while high - low > 1:
-            guess = (low + high) // 2
-            if measure(layout(_with_prefixes(html, {**cut, i: guess})))[i].fits:
-                low = guess
+    reported = {
+        m.id: Unfit(texts[m.id][0] if m.id in texts else "", m.text, m.min_pt, -1)
+        for m in unfit
+        if m.id not in texts or not texts[m.id][0]  # text from elsewhere than the scenario: reported as it is
+    }
+    waves: list[list[Measure]] = []
+    rank: dict[tuple, int] = {}
+    for m in sorted(unfit, key=lambda m: m.id):
+        if m.id not in reported:
+            rank[m.scope] = rank.get(m.scope, -1) + 1
+            if rank[m.scope] == len(waves):
+                waves.append([])
+            waves[rank[m.scope]].append(m)
+    cut: dict[int, int] = {}  # the texts of earlier waves, cut to their longest that fits
+    for wave in waves:
+        lengths = {m.id: len(texts[m.id][1]) for m in wave}
+        cut.update(_search(html, lengths, cut, layout))
+        for m in wave:
+            if cut[m.id] < lengths[m.id]:  # a text that fits whole once those before it are cut is not at fault
+                reported[m.id] = Unfit(texts[m.id][0], m.text, m.min_pt, cut[m.id])
+    return [reported[i] for i in sorted(reported)]
+
+
+def _search(html: str, lengths: dict[int, int], cut: dict[int, int], layout) -> dict[int, int]:
+    """The longest prefix of each text in `lengths` (id: its length) that fits beside the texts `cut` says, by
+    binary searches side by side: each step lays out once, every text still searched at the middle of its range."""
+    low = dict.fromkeys(lengths, 0)  # the empty text fits
+    high = {i: n + 1 for i, n in lengths.items()}  # the whole text may fit once the texts before it are cut
+    while True:
+        guesses = {i: (low[i] + high[i]) // 2 for i in lengths if high[i] - low[i] > 1}
+        if not guesses:
+            return low
+        fitted = measure(layout(_with_prefixes(html, {**cut, **low, **guesses})))
+        for i, guess in guesses.items():
+            if fitted[i].fits:
+                low[i] = guess
             else:
-                high = guess
-        cut[i] = low
-        reported.append(Unfit(path, by_id[i].text, by_id[i].min_pt, low))
-    return reported
+                high[i] = guess

@@ -190,6 +190,27 @@ def test_fit_reports_text_that_cannot_fit_at_7pt_with_the_longest_prefix_that_do
     assert 0 < problem.longest < len(text)
 
 
+def test_many_unfit_names_on_many_cards_cost_the_layouts_of_one():
+    """Issue 12 (third red team, F10): sixty unit names too wide for their cards ran validation past its clock,
+    each name's longest prefix searched alone (seven layouts a name). Names on different cards cannot move one
+    another and are searched side by side; the answers are those a search of each alone gives, and a name pushed
+    out of its band by the one above it is still not blamed."""
+    card = (
+        '<div class="card" style="position:absolute;left:{left}mm;top:5mm;width:30mm;height:12mm">'
+        '<div class="name" data-fit-lines="1" data-fit-path="n{i}" style="font-size:7pt">{text}</div></div>'
+    )
+    head = "<html><head><style>@page { size: 540mm 40mm; margin: 0 }</style></head><body>"
+    names = ["W" * (20 + i) for i in range(10)] + ["Hochleistungsaufklärungsgruppe" + "x" * i for i in range(0, 10, 2)]
+    page = head + "".join(card.format(left=5 + 35 * i, i=i, text=t) for i, t in enumerate(names)) + "</body></html>"
+    calls: list = []
+    _, _, unfit = fit.fit(page, layouts(calls))
+    assert len(calls) <= 10, len(calls)  # one layout, then one search's steps (6 for names up to 40 characters)
+    assert [u.path for u in unfit] == [f"n{i}" for i in range(len(names))]
+    for u, text in zip(unfit, names):
+        _, _, (alone,) = fit.fit(head + card.format(left=5, i=0, text=text) + "</body></html>", layouts([]))
+        assert u.longest == alone.longest and 0 < u.longest < len(text), text
+
+
 # --- the shipped examples, read back ----------------------------------------------------------------------------
 
 EXAMPLES = [
