@@ -13,10 +13,15 @@ It then lowers all of their sizes at once (estimated from how far each overflows
 the document out again, until everything fits or what still overflows is at its smallest size. A document
 whose text all fits costs no extra layout: the measuring layout is the one that is printed.
 
+A card sheet marks each card as a unit (`data-fit-unit` on its box, UNIT_END after it): nothing outside a card
+moves what is inside it, so a round lays out only the cards that hold what still overflows, and the document is
+laid out whole once more at the end, as it prints. Searching how much of a name fits does the same, one card for
+each set of cards printing the same name in the same box.
+
 What it costs (card sheets alone, on a loaded 2-core machine): relay-station poker 1.5 s -> 2.0 s (one more
 layout), hill-112 poker 2.1 s -> 4.2 s, warspike-hold-the-ford poker 0.8 s -> 5.7 s (several rounds: each round
-steps what still overflows down by at least a quarter point). Fewer rounds (a bigger last step, or sizing
-from each element's own measure in one go) is the next saving to make.
+steps what still overflows down by at least a quarter point; measured before rounds laid out only their cards).
+Fewer rounds (a bigger last step, or sizing from each element's own measure in one go) is the next saving.
 """
 
 from __future__ import annotations
@@ -28,6 +33,9 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 MARK = "data-fit-lines="
+# a box whose inside nothing outside it moves (a card), from its tag to the comment after its end: a step of the
+# fitting may lay out only some of them
+UNIT, UNIT_END = "data-fit-unit", "<!--/data-fit-unit-->"
 MIN_PT = 7.0
 STEP_PT = 0.25  # sizes are chosen in quarter points
 PX_PER_PT = 96 / 72
@@ -51,6 +59,7 @@ class Measure:
     text_width: float  # px, every line's width added up
     text: str = ""  # the element's text, for a message
     scope: tuple = ()  # the box of fixed height it sits in (page, left, top): texts of two scopes cannot meet
+    unit: int | None = None  # the data-fit-unit it lies in (its card), if any
 
     @property
     def fits(self) -> bool:
@@ -85,9 +94,23 @@ class Unfit:
 
 
 def number(html: str) -> str:
-    """Give every marked element an id (data-fit-id) so that sizes and measures can name it."""
+    """Give every marked element an id (data-fit-id) so that sizes and measures can name it, and every unit (a
+    bare data-fit-unit attribute) a number."""
     counter = iter(range(1, 1 << 30))
-    return re.sub(re.escape(MARK), lambda _: f'data-fit-id="{next(counter)}" {MARK}', html)
+    html = re.sub(re.escape(MARK), lambda _: f'data-fit-id="{next(counter)}" {MARK}', html)
+    units = iter(range(1, 1 << 30))
+    return re.sub(rf"\b{UNIT}(?=[\s>])", lambda _: f'{UNIT}="{next(units)}"', html)
+
+
+def _only(html: str, units: set[int]) -> str:
+    """The document with every unit but these left out (each unit runs from its tag to the UNIT_END after it): a
+    step that measures a few cards reads and lays out those cards, not the whole sheet of them (the other cards
+    cannot move what is inside these)."""
+
+    def keep(match: re.Match) -> str:
+        return match.group(0) if int(match.group(1)) in units else ""
+
+    return re.sub(rf'<[^<>]*\b{UNIT}="(\d+)".*?{re.escape(UNIT_END)}', keep, html, flags=re.S)
 
 
 def _attr(element, name: str, default: str = "") -> str:
@@ -101,7 +124,7 @@ def measure(document) -> dict[int, Measure]:
 
     found: dict[int, Measure] = {}
 
-    def walk(box, parent, scope):
+    def walk(box, parent, scope, unit):
         box = getattr(box, "_box", box)  # an absolutely placed box stands behind its placeholder (layout/absolute.py)
         element = box.element
         if element is not None and not isinstance(box, (boxes.LineBox, boxes.TextBox)):
@@ -109,14 +132,17 @@ def measure(document) -> dict[int, Measure]:
             if ident is not None and int(ident) not in found and isinstance(box, boxes.BlockContainerBox):
                 found[int(ident)] = _measure_box(box, int(ident), element, parent)
                 found[int(ident)].scope = scope
+                found[int(ident)].unit = unit
             elif isinstance(box, boxes.BlockContainerBox) and _fixed(box):
                 scope = (scope[0], round(box.position_x, 2), round(box.position_y, 2))
+            if element.get(UNIT):
+                unit = int(element.get(UNIT))
         if not isinstance(box, boxes.LineBox):  # a marked element is a block: none inside a line
             for child in getattr(box, "children", ()):
-                walk(child, box, scope)
+                walk(child, box, scope, unit)
 
     for number_, page in enumerate(document.pages):
-        walk(page._page_box, None, (number_,))
+        walk(page._page_box, None, (number_,), None)
     return found
 
 
@@ -206,8 +232,10 @@ def fit(html: str, layout: Callable[[str], object], prefixes: bool = True) -> tu
     html = number(html)
     sizes: dict[int, float] = {}
     document = layout(html)
+    measures = measure(document)
+    stale = False  # whether `document` was laid out before the latest sizes
     for round_ in range(MAX_ROUNDS + 1):
-        over = [m for m in measure(document).values() if not m.fits and m.size_pt > m.min_pt + 1e-6]
+        over = [m for m in measures.values() if not m.fits and m.size_pt > m.min_pt + 1e-6]
         if not over:
             break
         for m in over:
@@ -220,25 +248,25 @@ def fit(html: str, layout: Callable[[str], object], prefixes: bool = True) -> tu
                 sizes[m.id] = max(m.min_pt, min(m.smaller(), halfway))
             else:  # the estimate from the overflow: right at once for a line too wide or a box too full
                 sizes[m.id] = m.smaller()
-        document = layout(_with_sizes(html, sizes))
-    matched = _matched(_groups(html), measure(document))
-    if matched:  # texts of one group print at one size: the smallest any of them needed (a smaller size still fits)
-        sizes.update(matched)
-        document = layout(_with_sizes(html, sizes))
+        units = {m.unit for m in over}
+        if None in units:  # a text outside any unit: the whole document again
+            document = layout(_with_sizes(html, sizes))
+            measures, stale = measure(document), False
+        else:  # only the cards that hold what overflowed: 240 WarSpike units cost a full sheet at every step
+            measures.update(measure(layout(_only(_with_sizes(html, sizes), units))))
+            stale = True
+    matched = _matched(_groups(html), measures)
+    sizes.update(matched)  # texts of one group print at one size: the smallest any of them needed
     html = _with_sizes(html, sizes)
-    unfit = [m for m in measure(document).values() if not m.fits]
+    if stale or matched:  # the document as it prints, every text at its size, measured as a whole once more
+        document = layout(html)
+        measures = measure(document)
+    unfit = [m for m in measures.values() if not m.fits]
     if not unfit:
         return document, html, []
     if not prefixes:
-        return (
-            document,
-            html,
-            [
-                Unfit(path, m.text, m.min_pt, -1)
-                for m in unfit
-                for path, _ in [_texts(html, {m.id}).get(m.id, ("", ""))]
-            ],
-        )
+        texts = _texts(html, {m.id for m in unfit})
+        return document, html, [Unfit(texts.get(m.id, ("", ""))[0], m.text, m.min_pt, -1) for m in unfit]
     return document, html, _longest_prefixes(html, unfit, layout)
 
 
@@ -292,25 +320,40 @@ def _longest_prefixes(html: str, unfit: list[Measure], layout) -> list[Unfit]:
                 waves.append([])
             waves[rank[m.scope]].append(m)
     cut: dict[int, int] = {}  # the texts of earlier waves, cut to their longest that fits
+    before: dict[tuple, tuple] = {}  # each scope's texts of earlier waves, as (path, text, cut)
     for wave in waves:
-        lengths = {m.id: len(texts[m.id][1]) for m in wave}
-        cut.update(_search(html, lengths, cut, layout))
+        # a side name printed on 240 unit cards in the same box, after the same texts cut the same way, has one
+        # answer: one card of each such set is searched, and every card of the set takes its answer
+        alike: dict[tuple, list[Measure]] = {}
         for m in wave:
-            if cut[m.id] < lengths[m.id]:  # a text that fits whole once those before it are cut is not at fault
+            shape = (m.box_width, m.box_height, m.lines_allowed, m.min_pt, m.size_pt, m.unit is None)
+            alike.setdefault((texts[m.id], shape, before.get(m.scope, ())), []).append(m)
+        searched = [same[0] for same in alike.values()]
+        lengths = {m.id: len(texts[m.id][1]) for m in searched}
+        units = {m.unit for m in searched}
+        found = _search(html, lengths, cut, layout, None if None in units else units)
+        for same in alike.values():
+            for m in same:
+                cut[m.id] = found[same[0].id]
+                before[m.scope] = (*before.get(m.scope, ()), (*texts[m.id], cut[m.id]))
+        for m in wave:
+            if cut[m.id] < len(texts[m.id][1]):  # a text that fits whole once those before it are cut is not at fault
                 reported[m.id] = Unfit(texts[m.id][0], m.text, m.min_pt, cut[m.id])
     return [reported[i] for i in sorted(reported)]
 
 
-def _search(html: str, lengths: dict[int, int], cut: dict[int, int], layout) -> dict[int, int]:
+def _search(html: str, lengths: dict[int, int], cut: dict[int, int], layout, units: set | None) -> dict[int, int]:
     """The longest prefix of each text in `lengths` (id: its length) that fits beside the texts `cut` says, by
-    binary searches side by side: each step lays out once, every text still searched at the middle of its range."""
+    binary searches side by side: each step lays out once (only the `units` that hold the texts, when they are
+    known), every text still searched at the middle of its range."""
     low = dict.fromkeys(lengths, 0)  # the empty text fits
     high = {i: n + 1 for i, n in lengths.items()}  # the whole text may fit once the texts before it are cut
     while True:
         guesses = {i: (low[i] + high[i]) // 2 for i in lengths if high[i] - low[i] > 1}
         if not guesses:
             return low
-        fitted = measure(layout(_with_prefixes(html, {**cut, **low, **guesses})))
+        shortened = _with_prefixes(html, {**cut, **low, **guesses})
+        fitted = measure(layout(shortened if units is None else _only(shortened, units)))
         for i, guess in guesses.items():
             if fitted[i].fits:
                 low[i] = guess

@@ -211,6 +211,26 @@ def test_many_unfit_names_on_many_cards_cost_the_layouts_of_one():
         assert u.longest == alone.longest and 0 < u.longest < len(text), text
 
 
+def test_one_name_on_many_cards_is_searched_on_one_card_and_a_step_lays_out_only_its_cards():
+    """Issue 12 (third red team, F7): a side name too long for 240 WarSpike unit cards was searched on all 240, every
+    step a layout of the whole sheet. The cards (data-fit-unit) are left out of a step that does not measure them,
+    and a name printed alike on many cards is searched on one of them."""
+    card = (
+        '<div class="card" data-fit-unit style="position:absolute;left:{left}mm;top:5mm;width:30mm;height:12mm">'
+        '<div class="name" data-fit-lines="1" data-fit-path="side" style="font-size:7pt">{text}</div>'
+        '<div class="name" data-fit-lines="1" style="font-size:7pt">Unit {i}</div></div><!--/data-fit-unit-->'
+    )
+    head = "<html><head><style>@page { size: 1100mm 40mm; margin: 0 }</style></head><body>"
+    text = "W" * 30
+    page = head + "".join(card.format(left=5 + 35 * i, i=i, text=text) for i in range(30)) + "</body></html>"
+    calls: list = []
+    _, _, unfit = fit.fit(page, layouts(calls))
+    assert len(unfit) == 30 and {u.longest for u in unfit} == {unfit[0].longest} and 0 < unfit[0].longest < 30
+    searched = [html for html in calls if html.count("Unit ") == 1]
+    assert len(searched) >= 4 and all(fit.UNIT_END in html for html in searched)
+    assert len(calls) - len(searched) <= 3  # the whole sheet: laid out, measured, and (at the end) as it prints
+
+
 # --- the shipped examples, read back ----------------------------------------------------------------------------
 
 EXAMPLES = [
