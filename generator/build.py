@@ -297,21 +297,23 @@ def unfit_problems(scenario: Scenario, err: UnfitText, card_size: str) -> Muster
     card = f"a {card_size} card" if card_size else "its card"
     problems, others = [], []
     roomier = _roomier(scenario, card_size) if any(unfit.path for unfit in err.unfit) else {}
+    by_path: dict = {}  # path: its fit.Unfit; a name printed on several cards: what fits all of them
     for unfit in err.unfit:
         if not unfit.path:
             others.append(f"{unfit.text!r} does not fit {card} even at {unfit.min_pt:g} pt")
             continue
-        longest = unfit.text[: unfit.longest].rstrip()  # what fits, without the space a cut may end on
+        known = by_path.get(unfit.path)
+        if known is None or 0 <= unfit.longest < known.longest or known.longest < 0 <= unfit.longest:
+            by_path[unfit.path] = unfit
+    for unfit in by_path.values():
         # a larger size is offered only where the name fits it whole (a long side name fits no card at all)
         fits = [size for size, paths in roomier.items() if unfit.path not in paths]
         larger = f" or print larger cards ({' or '.join(f'--cards {size}' for size in fits)})" if fits else ""
-        problems.append(
-            scenario.doc.problem(
-                parse_path(unfit.path),
-                f"{unfit.text!r} does not fit {card} even at {unfit.min_pt:g} pt; the longest that fits is "
-                f"{len(longest)} characters ({longest!r}): shorten it{larger}",
-            )
-        )
+        told = f"{unfit.text!r} does not fit {card} even at {unfit.min_pt:g} pt"
+        if unfit.longest >= 0:  # not worked out past the first names (fit.SEARCHED)
+            longest = unfit.text[: unfit.longest].rstrip()  # what fits, without the space a cut may end on
+            told += f"; the longest that fits is {len(longest)} characters ({longest!r})"
+        problems.append(scenario.doc.problem(parse_path(unfit.path), f"{told}: shorten it{larger}"))
     if others:
         return RenderError(f"{scenario.doc.file}: " + "; ".join(dict.fromkeys(others)))
     return InputProblems(problems)

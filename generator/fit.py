@@ -41,6 +41,7 @@ STEP_PT = 0.25  # sizes are chosen in quarter points
 PX_PER_PT = 96 / 72
 SLACK_PX = 0.25  # px (0.07 mm): a rounding error of the layout is not an overflow
 MAX_ROUNDS = 8
+SEARCHED = 24  # the most names searched at once for how much of each fits (see _longest_prefixes)
 
 
 @dataclass
@@ -233,6 +234,7 @@ def fit(html: str, layout: Callable[[str], object], prefixes: bool = True) -> tu
     sizes: dict[int, float] = {}
     document = layout(html)
     measures = measure(document)
+    every = html.count(f'{UNIT}="')  # how many units there are
     stale = False  # whether `document` was laid out before the latest sizes
     for round_ in range(MAX_ROUNDS + 1):
         over = [m for m in measures.values() if not m.fits and m.size_pt > m.min_pt + 1e-6]
@@ -249,7 +251,7 @@ def fit(html: str, layout: Callable[[str], object], prefixes: bool = True) -> tu
             else:  # the estimate from the overflow: right at once for a line too wide or a box too full
                 sizes[m.id] = m.smaller()
         units = {m.unit for m in over}
-        if None in units:  # a text outside any unit: the whole document again
+        if None in units or 2 * len(units) > every:  # outside any unit, or in most: the whole document again
             document = layout(_with_sizes(html, sizes))
             measures, stale = measure(document), False
         else:  # only the cards that hold what overflowed: 240 WarSpike units cost a full sheet at every step
@@ -321,35 +323,56 @@ def _longest_prefixes(html: str, unfit: list[Measure], layout) -> list[Unfit]:
             waves[rank[m.scope]].append(m)
     cut: dict[int, int] = {}  # the texts of earlier waves, cut to their longest that fits
     before: dict[tuple, tuple] = {}  # each scope's texts of earlier waves, as (path, text, cut)
+    passed: set[tuple] = set()  # scopes with a text not searched: what follows it there is not judged
     for wave in waves:
         # a side name printed on 240 unit cards in the same box, after the same texts cut the same way, has one
         # answer: one card of each such set is searched, and every card of the set takes its answer
         alike: dict[tuple, list[Measure]] = {}
         for m in wave:
-            shape = (m.box_width, m.box_height, m.lines_allowed, m.min_pt, m.size_pt, m.unit is None)
-            alike.setdefault((texts[m.id], shape, before.get(m.scope, ())), []).append(m)
+            if m.scope not in passed:
+                shape = (m.box_width, m.box_height, m.lines_allowed, m.min_pt, m.size_pt, m.unit is None)
+                alike.setdefault((texts[m.id], shape, before.get(m.scope, ())), []).append(m)
+        # past SEARCHED names a step would lay out card after card of them: a name past them is reported as too
+        # long, without how much of it fits, where nothing before it overflowed (then it is surely at fault)
+        for same in list(alike.values())[SEARCHED:]:
+            for m in same:
+                passed.add(m.scope)
+                if not before.get(m.scope):
+                    reported[m.id] = Unfit(texts[m.id][0], m.text, m.min_pt, -1)
+        alike = dict(list(alike.items())[:SEARCHED])
+        if not alike:
+            continue
         searched = [same[0] for same in alike.values()]
         lengths = {m.id: len(texts[m.id][1]) for m in searched}
         units = {m.unit for m in searched}
-        found = _search(html, lengths, cut, layout, None if None in units else units)
+        # with nothing before it cut, a text is as it was measured: too long whole
+        whole = any(before.get(m.scope) for m in searched)
+        found = _search(html, lengths, cut, layout, None if None in units else units, whole)
         for same in alike.values():
             for m in same:
                 cut[m.id] = found[same[0].id]
                 before[m.scope] = (*before.get(m.scope, ()), (*texts[m.id], cut[m.id]))
-        for m in wave:
+        for m in (m for same in alike.values() for m in same):
             if cut[m.id] < len(texts[m.id][1]):  # a text that fits whole once those before it are cut is not at fault
                 reported[m.id] = Unfit(texts[m.id][0], m.text, m.min_pt, cut[m.id])
     return [reported[i] for i in sorted(reported)]
 
 
-def _search(html: str, lengths: dict[int, int], cut: dict[int, int], layout, units: set | None) -> dict[int, int]:
+def _search(
+    html: str, lengths: dict[int, int], cut: dict[int, int], layout, units: set | None, whole: bool
+) -> dict[int, int]:
     """The longest prefix of each text in `lengths` (id: its length) that fits beside the texts `cut` says, by
     binary searches side by side: each step lays out once (only the `units` that hold the texts, when they are
-    known), every text still searched at the middle of its range."""
+    known), every text still searched at the middle of its range. With `whole`, the whole texts are tried first:
+    a team name pushed out of its band by the side name above may fit whole once that is cut (and most do)."""
     low = dict.fromkeys(lengths, 0)  # the empty text fits
-    high = {i: n + 1 for i, n in lengths.items()}  # the whole text may fit once the texts before it are cut
+    high = {i: n + 1 if whole else n for i, n in lengths.items()}  # the whole text does not fit, or is not known to
+    first = whole
     while True:
-        guesses = {i: (low[i] + high[i]) // 2 for i in lengths if high[i] - low[i] > 1}
+        if first:
+            guesses, first = dict(lengths), False
+        else:
+            guesses = {i: (low[i] + high[i]) // 2 for i in lengths if high[i] - low[i] > 1}
         if not guesses:
             return low
         shortened = _with_prefixes(html, {**cut, **low, **guesses})

@@ -231,6 +231,28 @@ def test_one_name_on_many_cards_is_searched_on_one_card_and_a_step_lays_out_only
     assert len(calls) - len(searched) <= 3  # the whole sheet: laid out, measured, and (at the end) as it prints
 
 
+def test_names_past_the_ones_searched_are_reported_as_too_long_without_how_much_fits(monkeypatch):
+    """Past fit.SEARCHED names, how much of each fits is not worked out (240 unit names too wide for their cards
+    would lay out the whole sheet at every step): each is still reported at its line, told to shorten it."""
+    from generator.build import check_card_fit
+    from generator.errors import InputProblems
+
+    monkeypatch.setattr(fit, "SEARCHED", 0)
+    scenario = load(DATA / "cards" / "fireteam_team_name_one_long_word.yaml")
+    with pytest.raises(InputProblems) as caught:
+        check_card_fit(scenario, "poker")
+    (problem,) = caught.value.problems
+    assert (
+        problem.message
+        == "'Hochleistungsaufklärungsgruppenführerin' does not fit a poker card even at 7 pt: shorten it"
+    )
+    monkeypatch.setattr(fit, "SEARCHED", 24)
+    with pytest.raises(InputProblems) as caught:
+        check_card_fit(scenario, "poker")
+    (problem,) = caught.value.problems
+    assert "the longest that fits is" in problem.message
+
+
 # --- the shipped examples, read back ----------------------------------------------------------------------------
 
 EXAMPLES = [
