@@ -13,7 +13,7 @@ It then lowers all of their sizes at once (estimated from how far each overflows
 the document out again, until everything fits or what still overflows is at its smallest size. A document
 whose text all fits costs no extra layout: the measuring layout is the one that is printed.
 
-A card sheet marks each card as a unit (`data-fit-unit` on its box, UNIT_END after it): nothing outside a card
+A card sheet marks each card as a unit (`data-fit-unit=""` on its box, UNIT_END after it): nothing outside a card
 moves what is inside it, so a round lays out only the cards that hold what still overflows, and the document is
 laid out whole once more at the end, as it prints. Searching how much of a name fits does the same, one card for
 each set of cards printing the same name in the same box.
@@ -96,11 +96,13 @@ class Unfit:
 
 def number(html: str) -> str:
     """Give every marked element an id (data-fit-id) so that sizes and measures can name it, and every unit (a
-    bare data-fit-unit attribute) a number."""
+    data-fit-unit="" attribute) a number."""
+    # only in a tag: an attribute's value opens with a quote, which the page's text holds only as &#34; (a team
+    # called 'data-fit-lines=3' once had an id written into its name)
     counter = iter(range(1, 1 << 30))
-    html = re.sub(re.escape(MARK), lambda _: f'data-fit-id="{next(counter)}" {MARK}', html)
+    html = re.sub(re.escape(MARK) + '(?=")', lambda _: f'data-fit-id="{next(counter)}" {MARK}', html)
     units = iter(range(1, 1 << 30))
-    return re.sub(rf"\b{UNIT}(?=[\s>])", lambda _: f'{UNIT}="{next(units)}"', html)
+    return re.sub(f'{UNIT}=""', lambda _: f'{UNIT}="{next(units)}"', html)
 
 
 def _only(html: str, units: set[int]) -> str:

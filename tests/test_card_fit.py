@@ -216,7 +216,7 @@ def test_one_name_on_many_cards_is_searched_on_one_card_and_a_step_lays_out_only
     step a layout of the whole sheet. The cards (data-fit-unit) are left out of a step that does not measure them,
     and a name printed alike on many cards is searched on one of them."""
     card = (
-        '<div class="card" data-fit-unit style="position:absolute;left:{left}mm;top:5mm;width:30mm;height:12mm">'
+        '<div class="card" data-fit-unit="" style="position:absolute;left:{left}mm;top:5mm;width:30mm;height:12mm">'
         '<div class="name" data-fit-lines="1" data-fit-path="side" style="font-size:7pt">{text}</div>'
         '<div class="name" data-fit-lines="1" style="font-size:7pt">Unit {i}</div></div><!--/data-fit-unit-->'
     )
@@ -251,6 +251,18 @@ def test_names_past_the_ones_searched_are_reported_as_too_long_without_how_much_
         check_card_fit(scenario, "poker")
     (problem,) = caught.value.problems
     assert "the longest that fits is" in problem.message
+
+
+def test_a_name_that_reads_like_a_fitting_mark_is_printed_as_written():
+    """The marks the fitting numbers are found only in tags: a name holding 'data-fit-lines=' or 'data-fit-unit'
+    (its quotes escaped in the page's text) keeps its letters."""
+    html = '<div data-fit-unit=""><div data-fit-lines="1">data-fit-lines=3 data-fit-unit="" x</div></div>'
+    escaped = html.replace('3 data-fit-unit="" x', "3 data-fit-unit=&#34;&#34; x")
+    numbered = fit.number(escaped)
+    assert (
+        numbered
+        == '<div data-fit-unit="1"><div data-fit-id="1" data-fit-lines="1">data-fit-lines=3 data-fit-unit=&#34;&#34; x</div></div>'
+    )
 
 
 # --- the shipped examples, read back ----------------------------------------------------------------------------
