@@ -79,7 +79,8 @@ class Measure:
             # wrapping leaves a ragged edge: count 90% of each allowed line as usable
             ratio = min(ratio, (self.lines_allowed * self.box_width * 0.9 / max(self.text_width, 1)))
         if self.box_height is not None and self.bottom > self.box_height:
-            ratio = min(ratio, (self.box_height / self.bottom) ** 0.5)  # area goes with the square of size
+            # area goes with the square of size; a text pushed below its band's foot by one above has no room
+            ratio = min(ratio, (max(self.box_height, 0.0) / self.bottom) ** 0.5)
         size = int(self.size_pt * ratio / STEP_PT) * STEP_PT
         return max(self.min_pt, min(size, self.size_pt - STEP_PT))
 

@@ -354,7 +354,8 @@ class Placement:
         """A line drawn `width` wide (a road, an outline, a zone's edge) that no label may cover: its bands, cut
         into pieces no longer than a cell of the index (so each is found only near where it runs), and a square
         at each of its points for the joins."""
-        step = min(self._obstacles.width, self._obstacles.height)
+        # a piece as wide as the map lies in every cell however short it is cut: no shorter than the line is wide
+        step = max(min(self._obstacles.width, self._obstacles.height), width)
         for (x0, y0), (x1, y1) in zip(line, line[1:]):
             pieces = math.ceil(math.hypot(x1 - x0, y1 - y0) / step)
             if pieces == 0:  # two points in one place: the square at the point covers them

@@ -19,8 +19,9 @@ from conftest import DATA, files_under
 from pdfcheck import MM
 
 from generator import fit
-from generator.build import Options, choose_seed, compute, load, render_html, to_pdf
+from generator.build import Options, check_card_fit, choose_seed, compute, load, render_html, to_pdf
 from generator.cards import CARD_SIZES, layout
+from generator.errors import InputProblems
 
 ROOT = Path(__file__).resolve().parent.parent
 TOO_LONG = sorted((DATA / "cards").glob("*.yaml"))
@@ -263,6 +264,19 @@ def test_a_name_that_reads_like_a_fitting_mark_is_printed_as_written():
         numbered
         == '<div data-fit-unit="1"><div data-fit-id="1" data-fit-lines="1">data-fit-lines=3 data-fit-unit=&#34;&#34; x</div></div>'
     )
+
+
+def test_a_name_pushed_below_its_bands_foot_is_shrunk_not_a_crash():
+    """Issue 12, fourth red team F1: a team name pushed below the foot of its band by a side name that wrapped has
+    no room at all (a negative height); shrinking it took a square root of that and ended in 'internal error'."""
+    pushed = fit.Measure(1, 12.0, 7.0, 2, 3, 100.0, -20.0, 90.0, 40.0, 300.0)
+    assert not pushed.fits and pushed.smaller() == 7.0
+    path = DATA / "cards" / "fireteam_names_pushed_below_the_band.yaml"
+    for size in ("poker", "mini"):
+        scenario = load(path)
+        with pytest.raises(InputProblems) as caught:
+            check_card_fit(scenario, size)
+        assert all("does not fit" in problem.message for problem in caught.value.problems)
 
 
 # --- the shipped examples, read back ----------------------------------------------------------------------------

@@ -163,6 +163,32 @@ def test_zigzag_woods_and_roads_over_a_big_table_validate_inside_the_limits(wood
     assert peak <= 1024
 
 
+def test_roads_wider_than_a_small_table_are_drawn_inside_the_memory_limit(tmp_path):
+    """Issue 12, fourth red team F2: 120 roads 24 inches wide zigzagging across a 12-inch table took 1.9 GB to
+    validate: each road was cut into pieces a cell of the placement's index long, and a piece as wide as the table
+    is listed in every one of its 1,024 cells. A line is cut no shorter than it is wide."""
+    scenario = yaml.safe_load((SCENARIOS / "bridge.yaml").read_text())
+    scenario["table"] = {"width": 12, "depth": 12}
+    scenario.pop("objectives")
+    for side in scenario["sides"]:
+        side.pop("deployment")
+    scenario["terrain"] = [
+        {
+            "kind": "road",
+            "width": 24,
+            "line": [[0 if i % 2 == 0 else 12, (i * 0.19 + n * 0.013) % 12] for i in range(64)],
+        }
+        for n in range(120)
+    ]
+    path = tmp_path / "wide.yaml"
+    path.write_text(yaml.safe_dump(scenario, sort_keys=False))
+    env = {"MUSTER_RENDER_SECONDS": "60", "MUSTER_RENDER_MEMORY_MB": "768"}
+    code, err, seconds, peak = measured("validate", path, env=env, timeout=180)
+    print(f"120 roads 24 inches wide on a 12-inch table: exit {code} in {seconds} s, peak {peak} MiB")
+    assert (code, err) == (0, ""), err
+    assert peak <= 400, "about 240 MiB here (600 before, 1.9 GB for the red team's own file)"
+
+
 def test_problems_past_a_hundred_are_counted_not_printed(muster):
     """A file with 400 problems prints the first 100, then how many more, then the total: 102 lines, not a million."""
     result = muster("validate", COSTLY / "off_grid_blocks_repeated.yaml")
