@@ -544,7 +544,7 @@ class Placement:
                 if first.box.overlap(second.box) > 1e-6:
                     found.append(f"label {first.label.text!r} overlaps label {second.label.text!r}")
             for kind, obstacle in self.obstacles:
-                if first.box.overlap(obstacle) > 1e-6:
+                if obstacle.overlap(first.box) > 1e-6:  # a band measures its own shape
                     found.append(f"label {first.label.text!r} overlaps a {kind}")
             if first.leader is not None:
                 others = [p for p in self.placed if p is not first]

@@ -11,6 +11,7 @@ import pdfplumber
 import pytest
 from conftest import SCENARIOS
 
+from generator import fonts
 from generator.build import load
 from generator.cli import main
 from generator.labels import Box, within
@@ -1053,3 +1054,17 @@ def test_a_bands_overlap_with_a_box_is_the_area_they_share():
     assert flat.overlap(Box(2, 5, 3, 8)) == pytest.approx(1.0)
     slanting = Band((0.0, 0.0), (10.0, 10.0), 1.0)
     assert slanting.overlap(Box(5.75, 0, 9, 4.85)) == 0  # beside it: its square boxes once covered this
+
+
+@pytest.mark.parametrize("width, depth", [(12, 12), (24, 24), (36, 24), (72, 48), (480, 480)])
+def test_the_scales_numbers_lie_inside_the_map_on_every_size_of_table(width, depth):
+    """Fourth red team F5: on a 24-inch table the margin (4.5% of the table) was narrower than '24' at the scale's
+    fixed size in mm, and the numbers at the left printed as '2', '8', '4', the tops of those above cut off. The
+    widest number at the left and the numbers' height above the top lie inside the picture's margin."""
+    from generator.systems.fireteam.map import FONT_MM, TICK_SIZE, TICK_TEXT, TableMap
+
+    drawing = TableMap(width, depth, tick=6 if max(width, depth) <= 96 else 12)
+    fs = FONT_MM * TICK_SIZE / drawing.scale
+    last = int(depth // drawing.tick) * drawing.tick
+    assert TICK_TEXT + fonts.text_width(f"{last:g}", fs) <= drawing.margin
+    assert TICK_TEXT + fs * 0.8 <= drawing.margin

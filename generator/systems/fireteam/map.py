@@ -36,6 +36,8 @@ UNLABELLED = ("river", "road")  # drawn without their kind's name when the scena
 LEGEND_MM = 5.6  # one legend row: a 4 mm swatch and its 7.8 pt name
 FONT_MM = 2.75  # every name on the map prints 7.8 pt, whatever the table's size
 OUTLINE = 0.12  # an area piece's outline, map units
+TICK_SIZE = 0.92  # the scale's numbers, as a share of FONT_MM (7.2 pt)
+TICK_TEXT = 0.9  # map units from the table's edge to the scale's numbers
 NOTE_MM = 14.0  # the note under the map (the table's size, what hatching and stars mean): two lines and a margin
 
 
@@ -80,7 +82,8 @@ class TableMap:
     ):
         self.width, self.depth, self.tick = width, depth, tick
         self.frame = frame or map_frames(NOTE_MM)[0]
-        self.margin = max(width, depth) * 0.045
+        least = max(width, depth) * 0.045
+        self.margin = least
         self.legend = list(legend)
         # the compass's edge names, when the scenario's words need them, in a band outside each side (mm)
         self.band_mm = FONT_MM * EDGE_BAND if edges else 0.0
@@ -91,6 +94,9 @@ class TableMap:
             across = self.frame.width_mm - 2 * self.band_mm
             self.scale = min(across / (width + 2 * self.margin), room / (depth + 2 * self.margin))
             rows = len(self._legend_rows()) or 0
+            # the margin holds the scale's numbers, which print at one size in mm whatever the table: on a 24-inch
+            # table 4.5% of it was narrower than '24' and the numbers at the left lost their first digit
+            self.margin = max(least, *(TICK_TEXT + extent for extent in self._tick_text(width, depth)))
         self.font = FONT_MM / self.scale  # 7.8 pt whatever the table's size; tick labels 0.92 of it, still over 7 pt
         self.layers: list[str] = []
         self.zones: list[str] = []
@@ -99,6 +105,13 @@ class TableMap:
         bounds = Box(-self.margin, -self.margin, width + self.margin, depth + self.margin)
         self.placement = Placement(bounds, gap=MARK_GAP_MM / self.scale)
         self.pending: list[tuple[int, Label]] = []  # (priority, label): placed in priority order, then drawn
+
+    def _tick_text(self, width: float, depth: float) -> tuple[float, float]:
+        """How far the scale's numbers reach out from their offset, in map units at today's scale: the widest
+        number at the left, and a number's height above the top."""
+        fs = FONT_MM * TICK_SIZE / self.scale
+        last = int(depth // self.tick) * self.tick
+        return (text_width(f"{last:g}", fs) + fs * 0.3, fs * 1.1)
 
     # --- terrain, zones, objectives ----------------------------------------------------------
     def terrain(self, kind: str, shape: str, coords, width: float = 2.0, label: str = "") -> None:
@@ -275,20 +288,20 @@ class TableMap:
         m = self.margin
         W, D = self.width, self.depth
         ticks = []
-        fs = self.font * 0.92
+        fs = self.font * TICK_SIZE
         step = self.tick
         n = 0
         while n * step <= W + 1e-9:
             x = n * step
             ticks.append(f'<line x1="{x:g}" y1="-0.6" x2="{x:g}" y2="0" stroke="#000" stroke-width="0.1"/>')
-            ticks.append(f'<text x="{x:g}" y="{-0.9:g}" font-size="{fs:.2f}" text-anchor="middle">{x:g}</text>')
+            ticks.append(f'<text x="{x:g}" y="{-TICK_TEXT:g}" font-size="{fs:.2f}" text-anchor="middle">{x:g}</text>')
             n += 1
         n = 0
         while n * step <= D + 1e-9:
             y = n * step
             ticks.append(f'<line x1="-0.6" y1="{y:g}" x2="0" y2="{y:g}" stroke="#000" stroke-width="0.1"/>')
             ticks.append(
-                f'<text x="{-0.9:g}" y="{y + fs * 0.35:.2f}" font-size="{fs:.2f}" text-anchor="end">{y:g}</text>'
+                f'<text x="{-TICK_TEXT:g}" y="{y + fs * 0.35:.2f}" font-size="{fs:.2f}" text-anchor="end">{y:g}</text>'
             )
             n += 1
         placed = self.place_labels()
