@@ -118,6 +118,12 @@ class Box:
     def grown(self, by: float) -> Box:
         return Box(self.left - by, self.top - by, self.right + by, self.bottom + by)
 
+    def onto(self, area: Box) -> Box:
+        """The box moved the least way that puts it inside `area` (unmoved along a side it is too long for)."""
+        dx = _slide(self.left, self.right, area.left, area.right)
+        dy = _slide(self.top, self.bottom, area.top, area.bottom)
+        return self if dx == dy == 0 else Box(self.left + dx, self.top + dy, self.right + dx, self.bottom + dy)
+
     def nearest(self, x: float, y: float) -> tuple[float, float]:
         """The point of the box nearest to (x, y)."""
         return (min(max(x, self.left), self.right), min(max(y, self.top), self.bottom))
@@ -320,6 +326,17 @@ class Index:
         return [items[key][1] for key in sorted(keys) if key in items]
 
 
+def _slide(low: float, high: float, least: float, most: float) -> float:
+    """How far to move the span low..high to lie within least..most: 0 if it does, or cannot (too long)."""
+    if high - low > most - least:
+        return 0.0
+    if low < least:
+        return least - low
+    if high > most:
+        return most - high
+    return 0.0
+
+
 def _extent(start: tuple[float, float], end: tuple[float, float]) -> Box:
     return Box(min(start[0], end[0]), min(start[1], end[1]), max(start[0], end[0]), max(start[1], end[1]))
 
@@ -468,8 +485,15 @@ class Placement:
         spots = label.candidates or [label.anchor]
         if self.spent > WORK:  # the map's measuring is spent: the label takes its first spot
             spots = spots[:1]
+        # a spot reaching off the map slides back onto it, a gap in from its edge: a name round a piece by the
+        # table's edge went out over the frame and the scale's numbers when every spot near its piece was taken
+        inner = self.bounds.grown(-self.gap)
+        tried = set()
         for x, y in spots:
-            box = label.box_at(x, y)
+            box = label.box_at(x, y).onto(inner)
+            if box in tried:
+                continue
+            tried.add(box)
             crowding = self.crowding(label, box, best[0] - 1e-9 if best else math.inf)
             if crowding == 0:
                 best = (0.0, box)

@@ -1068,3 +1068,39 @@ def test_the_scales_numbers_lie_inside_the_map_on_every_size_of_table(width, dep
     last = int(depth // drawing.tick) * drawing.tick
     assert TICK_TEXT + fonts.text_width(f"{last:g}", fs) <= drawing.margin
     assert TICK_TEXT + fs * 0.8 <= drawing.margin
+
+
+def _scale_numbers(svg: str, font: float) -> list[Box]:
+    """Where the scale's numbers print on a Fireteam map, read from its SVG: each <text> outside the table
+    (a negative x or y) as a box a number's height tall, placed by its text-anchor."""
+    boxes = []
+    for m in re.finditer(
+        r'<text x="([\d.-]+)" y="([\d.-]+)" font-size="([\d.]+)" text-anchor="(\w+)">([\d.]+)</text>', svg
+    ):
+        x, y, size, anchor, number = float(m[1]), float(m[2]), float(m[3]), m[4], m[5]
+        if x >= 0 and y >= 0:
+            continue
+        wide = fonts.text_width(number, size)
+        left = x - wide / 2 if anchor == "middle" else x - wide
+        boxes.append(Box(left, y - size * 0.8, left + wide, y + size * 0.2))
+    return boxes
+
+
+def test_a_name_with_no_clear_spot_stays_on_the_table_clear_of_the_frame_and_the_scale(tmp_path):
+    """Fourth red team F4: on a 24-inch table crossed by two diagonals, a river and a road, the bow-tie wood's
+    name found no clear spot round its middle and took the least crowded one, out across the table's frame and
+    over the scale's '6'. A spot reaching off the table slides back onto it; the frame and the numbers are marks
+    no name may cover."""
+    drawing = fireteam_map(Path(__file__).parent / "data" / "edge" / "crowded_corner_beside_the_scale.yaml")
+    svg = str(drawing.svg())
+    frame = re.search(
+        r'<rect x="0" y="0" width="([\d.]+)" height="([\d.]+)" fill="#f7f5ee" stroke="#000" stroke-width="([\d.]+)"/>',
+        svg,
+    )
+    width, depth, stroke = float(frame[1]), float(frame[2]), float(frame[3])
+    inside = Box(stroke / 2, stroke / 2, width - stroke / 2, depth - stroke / 2)
+    numbers = _scale_numbers(svg, drawing.font)
+    assert len(numbers) == 2 * (24 // 6 + 1)
+    for placed in drawing.place_labels():
+        assert placed.box.inside(inside), (placed.label.text, placed.box)
+        assert not [n for n in numbers if n.overlap(placed.box) > 0], placed.label.text

@@ -36,6 +36,7 @@ UNLABELLED = ("river", "road")  # drawn without their kind's name when the scena
 LEGEND_MM = 5.6  # one legend row: a 4 mm swatch and its 7.8 pt name
 FONT_MM = 2.75  # every name on the map prints 7.8 pt, whatever the table's size
 OUTLINE = 0.12  # an area piece's outline, map units
+FRAME = 0.25  # the table's frame, map units
 TICK_SIZE = 0.92  # the scale's numbers, as a share of FONT_MM (7.2 pt)
 TICK_TEXT = 0.9  # map units from the table's edge to the scale's numbers
 NOTE_MM = 14.0  # the note under the map (the table's size, what hatching and stars mean): two lines and a margin
@@ -102,8 +103,14 @@ class TableMap:
         self.zones: list[str] = []
         self.stars: list[str] = []
         self.defs: list[str] = [_pattern_defs()]
-        bounds = Box(-self.margin, -self.margin, width + self.margin, depth + self.margin)
-        self.placement = Placement(bounds, gap=MARK_GAP_MM / self.scale)
+        # names belong on the table, inside its frame: a spot reaching past it slides back, or costs what it leaves
+        inside = Box(FRAME / 2, FRAME / 2, width - FRAME / 2, depth - FRAME / 2)
+        self.placement = Placement(inside, gap=MARK_GAP_MM / self.scale)
+        # the table's frame and the scale's numbers in the margin are drawn too: a name kept off the map's other
+        # marks kept off these as well, or it ran across the frame and over a number (a wood's name on a 24" table)
+        self.placement.block_line(_rect_ring((0, 0, width, depth)), FRAME, "frame")
+        for number, x, y, anchor in self._ticks():
+            self.placement.block(_tick_box(number, x, y, anchor, FONT_MM * TICK_SIZE / self.scale), "scale")
         self.pending: list[tuple[int, Label]] = []  # (priority, label): placed in priority order, then drawn
 
     def _tick_text(self, width: float, depth: float) -> tuple[float, float]:
@@ -112,6 +119,20 @@ class TableMap:
         fs = FONT_MM * TICK_SIZE / self.scale
         last = int(depth // self.tick) * self.tick
         return (text_width(f"{last:g}", fs) + fs * 0.3, fs * 1.1)
+
+    def _ticks(self) -> list[tuple[float, float, float, str]]:
+        """The scale's numbers: (number, x, y of its baseline's anchor, text-anchor), along the top then down the
+        left, one every `tick` units from 0 to the table's width and depth."""
+        out = []
+        n = 0
+        while n * self.tick <= self.width + 1e-9:
+            out.append((n * self.tick, n * self.tick, -TICK_TEXT, "middle"))
+            n += 1
+        n = 0
+        while n * self.tick <= self.depth + 1e-9:
+            out.append((n * self.tick, -TICK_TEXT, n * self.tick, "end"))
+            n += 1
+        return out
 
     # --- terrain, zones, objectives ----------------------------------------------------------
     def terrain(self, kind: str, shape: str, coords, width: float = 2.0, label: str = "") -> None:
@@ -287,23 +308,17 @@ class TableMap:
     def svg(self) -> Markup:
         m = self.margin
         W, D = self.width, self.depth
-        ticks = []
         fs = self.font * TICK_SIZE
-        step = self.tick
-        n = 0
-        while n * step <= W + 1e-9:
-            x = n * step
-            ticks.append(f'<line x1="{x:g}" y1="-0.6" x2="{x:g}" y2="0" stroke="#000" stroke-width="0.1"/>')
-            ticks.append(f'<text x="{x:g}" y="{-TICK_TEXT:g}" font-size="{fs:.2f}" text-anchor="middle">{x:g}</text>')
-            n += 1
-        n = 0
-        while n * step <= D + 1e-9:
-            y = n * step
-            ticks.append(f'<line x1="-0.6" y1="{y:g}" x2="0" y2="{y:g}" stroke="#000" stroke-width="0.1"/>')
-            ticks.append(
-                f'<text x="{-TICK_TEXT:g}" y="{y + fs * 0.35:.2f}" font-size="{fs:.2f}" text-anchor="end">{y:g}</text>'
-            )
-            n += 1
+        ticks = []
+        for number, x, y, anchor in self._ticks():
+            if anchor == "middle":  # along the top: a mark up from the frame, the number over it
+                ticks.append(f'<line x1="{x:g}" y1="-0.6" x2="{x:g}" y2="0" stroke="#000" stroke-width="0.1"/>')
+                ticks.append(f'<text x="{x:g}" y="{y:g}" font-size="{fs:.2f}" text-anchor="middle">{number:g}</text>')
+            else:  # down the left: a mark out from the frame, the number before it, its middle on the mark
+                ticks.append(f'<line x1="-0.6" y1="{y:g}" x2="0" y2="{y:g}" stroke="#000" stroke-width="0.1"/>')
+                ticks.append(
+                    f'<text x="{x:g}" y="{y + fs * 0.35:.2f}" font-size="{fs:.2f}" text-anchor="end">{number:g}</text>'
+                )
         placed = self.place_labels()
         leaders = "".join(leader_svg(p, 0.12) for p in placed)
         labels = "".join(self._label_svg(p) for p in placed)
@@ -326,9 +341,18 @@ class TableMap:
             f'<svg xmlns="http://www.w3.org/2000/svg" class="map" viewBox="{left:g} {top:g} {view_width:g} {view_height:g}" '
             f'width="{width_mm:.1f}mm" height="{height_mm:.1f}mm" font-family=\'{fonts.TEXT}\'>'
             f"<defs>{''.join(self.defs)}</defs>"
-            f'<rect x="0" y="0" width="{W:g}" height="{D:g}" fill="#f7f5ee" stroke="#000" stroke-width="0.25"/>'
+            f'<rect x="0" y="0" width="{W:g}" height="{D:g}" fill="#f7f5ee" stroke="#000" stroke-width="{FRAME:g}"/>'
             f"{body}{''.join(self.zones)}{''.join(self.stars)}{leaders}{labels}{''.join(ticks)}{edges}{legend}</svg>"
         )
+
+
+def _tick_box(number: float, x: float, y: float, anchor: str, size: float) -> Box:
+    """Where one of the scale's numbers prints: along the top centred on x over its baseline y, down the left
+    ending at x with its middle on y."""
+    wide = text_width(f"{number:g}", size)
+    if anchor == "middle":
+        return Box(x - wide / 2, y - size * 0.8, x + wide / 2, y + size * 0.2)
+    return Box(x - wide, y - size * 0.45, x, y + size * 0.55)
 
 
 def _rect_ring(rect) -> list[tuple[float, float]]:
