@@ -17,7 +17,8 @@ from dataclasses import dataclass
 
 PX_PER_MM = 96 / 25.4
 ASCENT, DESCENT = 0.72, 0.22  # em: the ink above and below the baseline in the bundled faces
-EDGE_MM = 0.5  # mm of colour or paper between text and a band's edge or the keyline: a reader sees a margin
+EDGE_MM = 0.5  # mm of colour between text and a band's edge: a reader sees a margin
+SAFE_MM = 1.0  # mm of paper between the keyline's inner edge and anything drawn inside it (cards.css: --safe)
 FRAME_MM = 0.2  # mm between text and a frame or rule drawn around or across it: the two never touch
 GAP_MM = 0.2  # mm between the inks of two text blocks of one card
 PICTURE_MM = 1.0  # mm between text and a picture (a badge's white disc, a marker) on its card
@@ -103,7 +104,7 @@ def _container(ancestors: list) -> tuple[tuple[float, float, float, float], str,
             inner = dict(zip(SIDES, _inner(frame)))
             for side in SIDES:
                 limits.setdefault(side, inner[side])
-                margins.setdefault(side, EDGE_MM if name in ("band", "keyline") else FRAME_MM)
+                margins.setdefault(side, {"band": EDGE_MM, "keyline": SAFE_MM}.get(name, FRAME_MM))
             return tuple(limits[side] for side in SIDES), " in ".join([*names, name]), tuple(margins[s] for s in SIDES)
     raise AssertionError("a text block outside any card")
 
@@ -164,6 +165,38 @@ def pictures(document) -> list[Block]:
 
     for number, page in enumerate(document.pages, 1):
         walk(page._page_box, f"page {number}")
+    return found
+
+
+def drawn(document) -> list[Block]:
+    """Every box drawn on a card's face below its band (a frame, a rule, a painted cell: any box with a border or a
+    background of its own, not the card's band, badge or keyline), as a block whose ink is its border box and whose
+    container is the keyline's inner edge, SAFE_MM in."""
+    from weasyprint.formatting_structure import boxes
+
+    found: list[Block] = []
+    skip = {"card", "trim", "band", "keyline", "frame", "badge-big", "backing"}
+
+    def walk(box, keyline, card: str):
+        box = getattr(box, "_box", box)  # an absolutely placed box stands behind its placeholder
+        classes = set(_classes(box))
+        if "trim" in classes:
+            rings = [c for c in box.descendants() if "keyline" in _classes(c)]
+            keyline = _inner(rings[0]) if rings else None
+            card = f"{card} card at {box.position_x / PX_PER_MM:.0f},{box.position_y / PX_PER_MM:.0f} mm"
+        if "band" in classes:
+            return  # the band has its own margins (a back has no keyline, so nothing of it is found)
+        tag = box.element_tag or ""
+        if keyline and not classes & skip and not tag.endswith(("::before", "::marker")):
+            if not isinstance(box, boxes.TextBox) and (_borders(box) or _painted(box)):
+                x, y = box.border_box_x(), box.border_box_y()
+                rect = (x, y, x + box.border_width(), y + box.border_height())
+                found.append(Block(card, ".".join([tag, *sorted(classes)]), rect, keyline, "keyline", (SAFE_MM,) * 4))
+        for child in getattr(box, "children", []):
+            walk(child, keyline, card)
+
+    for number, page in enumerate(document.pages, 1):
+        walk(page._page_box, None, f"page {number}")
     return found
 
 

@@ -16,7 +16,7 @@ from functools import cache
 
 import pdfplumber
 import pytest
-from cardboxes import GAP_MM, PICTURE_MM, blocks, outside, pictures, touching
+from cardboxes import GAP_MM, PICTURE_MM, SAFE_MM, blocks, drawn, outside, pictures, touching
 from conftest import ROOT, examples_by_system
 from pdfcheck import MM
 
@@ -131,6 +131,18 @@ def test_every_text_block_keeps_inside_its_container_and_clear_of_the_others(nam
         for a, b in itertools.combinations(texts, 2):
             if touching(a, b, GAP_MM):
                 bad.append((card, a.text[:30], b.text[:30], "touch"))
+    assert bad == [], bad[:10]
+
+
+@pytest.mark.parametrize("name,size", SIZED, ids=["-".join(s) for s in SIZED])
+def test_every_box_drawn_on_a_face_keeps_a_millimetre_inside_the_keyline(name, size):
+    """Issue 11: on mini cards WarSpike's stat box came 0.42 mm from the keyline and Para Bellum's stress cells
+    0.25 mm, read as a double line (and a cut a little off closed the gap). Every frame, rule and painted cell
+    below the band keeps SAFE_MM of paper inside the keyline's inner edge, as every text does (the test above)."""
+    document, _ = card_blocks(name, size)
+    found = drawn(document)
+    assert found, "no box drawn on the cards"
+    bad = sorted({(b.card, b.text, round(SAFE_MM - outside(b), 2)) for b in found if outside(b) > 0.005})
     assert bad == [], bad[:10]
 
 
