@@ -227,5 +227,27 @@ def test_a_tank_or_anti_tank_cards_fire_line_does_not_forbid_firing_at_trenches(
     direct = [card for card in fronts if card.get("fires") and not card.get("indirect")]
     assert direct, "Hill 112 fields tanks and anti-tank guns"
     for card in direct:
-        assert "Fires in the artillery phase, only at a unit it can see; off target misses." in card["text"]
+        assert "Fires in the Artillery Fire Phase, only at a unit it can see; off target misses." in card["text"]
         assert not any("never indirectly" in line for line in card["text"])
+
+
+@pytest.mark.parametrize("name", EXAMPLES)
+def test_a_phase_a_card_names_is_named_as_the_turn_sequence_names_it(name):
+    """Issue 11 (consistency): the cards said "Fires in the artillery phase" while the quick reference's turn
+    sequence, on the same table, calls it the "Artillery Fire Phase". Every phase a card names is one the turn
+    sequence names, spelled the same."""
+    from generator.build import load
+
+    scenario = load(SCENARIOS / f"{name}.yaml")
+    sequence = next(part for part in scenario.system.rules.reference if part.title == "Turn sequence")
+    phases = {m.group(0) for line in sequence.lines for m in re.finditer(r"(?:[A-Z]\w+ )+Phase", line)}
+    assert phases, "the turn sequence names its phases"
+    prepared = scenario.system.prepare(scenario, 1)
+    named = [
+        m.group(0)
+        for card in scenario.system.cards(prepared, "poker")
+        for line in card.get("text", [])
+        for m in re.finditer(r"(?:\w+ )+phase", line, flags=re.IGNORECASE)
+    ]
+    assert named, "the cards name a phase"
+    assert [phrase for phrase in named if not any(phrase.endswith(phase) for phase in phases)] == []

@@ -14,10 +14,11 @@ def cards(roster: list[dict]) -> list[dict]:
             # target in fortifications, a town or a wood is fired at, with the indirect effect roll (the odds table
             # says so). "Never indirectly" beside the quick reference's "fire is indirect if ... in fortifications"
             # read as Hill 112's tanks never firing at its trenches.
+            # the phase by the name the turn sequence gives it (rules.yaml, reference), capitals and all
             lines.append(
-                "Fires in the artillery phase."
+                "Fires in the Artillery Fire Phase."
                 if row["indirect"]
-                else "Fires in the artillery phase, only at a unit it can see; off target misses."
+                else "Fires in the Artillery Fire Phase, only at a unit it can see; off target misses."
             )
             lines.append("After firing: remove its tile; it may not move.")
         if row["advance"]:
