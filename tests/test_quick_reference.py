@@ -117,3 +117,17 @@ def test_the_odds_give_jump_mishaps_only_where_a_team_jumps():
             pack, _ = build.compute(scenario, 1, build.Options(), with_cards=False, whole_reference=whole)
             odds = build.pack_html(scenario, pack, Parts.of("odds"))
             assert ("Jump packs: mishap" in odds) == (jumps or whole), (name, whole)
+
+
+@pytest.mark.parametrize("name", EXAMPLES)
+@pytest.mark.parametrize("whole", [False, True], ids=["pack", "appendix"])
+def test_no_two_headings_of_the_quick_reference_say_the_same(name, whole):
+    """Issue 11 (consistency): Para Bellum's quick reference headed a column "Actions" (what points buy) and the
+    table under it "Actions" too, a reader looking for one found the other. Each heading in a quick reference,
+    a pack's or an appendix's, names its own thing."""
+    from generator.build import load
+
+    page = _reference_html(load(SCENARIOS / f"{name}.yaml"), whole)
+    heads = [html.unescape(re.sub(r"<[^>]+>", "", text)).strip() for text in re.findall(r"<h3[^>]*>(.*?)</h3>", page)]
+    assert heads, "the quick reference has headings"
+    assert sorted({h for h in heads if heads.count(h) > 1}) == []
