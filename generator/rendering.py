@@ -103,6 +103,14 @@ def decimal(value, places: int = 2, trim: bool = False) -> str:
     return text.rstrip("0").rstrip(".") if trim and "." in text else text
 
 
+def decimals(values, places: int = 2) -> list[str]:
+    """Numbers a sentence sets side by side, each to the same number of decimals: the fewest (up to `places`)
+    that show every one of them as `decimal` would ('2' and '3'; '2.00' and '2.83', not '2' and '2.83')."""
+    texts = [decimal(value, places, trim=True) for value in values]
+    shared = max((len(text.partition(".")[2]) for text in texts), default=0)
+    return [f"{float(Fraction(value)):.{shared}f}" for value in values]
+
+
 def heading_stop(label: str):
     """A run-in heading ends with one stop: 'Stress.' but 'Take Action!' (never 'Take Action!.')."""
     label = label.rstrip()
@@ -133,6 +141,7 @@ def environment() -> jinja2.Environment:
         frac=frac_str,
         signed=signed,
         decimal=decimal,
+        decimals=decimals,
         chance=chance,
         chance_text=chance_text,
         cell_text=cell_text,
