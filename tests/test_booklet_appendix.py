@@ -98,14 +98,15 @@ def test_a_variant_sections_heading_stays_with_its_first_table_and_the_shared_pa
     "Played in" line stood at the foot of a page with its first table overleaf, and the quick reference every
     chapter shares followed the last variant section's own under a bare "Quick reference", so a reader took the
     wrong woods cost. A section's heading, list and "Played in" line go over with its first part, and the parts
-    after the sections open under "Morschauser Modern: every chapter"."""
+    after the sections open under a kicker, "Morschauser Modern · every chapter", over the first one's heading (a
+    heading of its own stood bare over "Quick reference", two headings stacked)."""
     for page in appendix_pages:
         text = " ".join(page.split()).replace("Played in:", "Played in: ")
         for start in (i for i in range(len(text)) if text.startswith("Played in:", i)):
             assert "Artillery: where a shot lands" in text[start:], page  # its first table on the same page
     text = " ".join(" ".join(appendix_pages).split()).replace("Played in:", "Played in: ")
     last_section = text.rindex("Played in: Hill 112.")
-    shared = text.index("Morschauser Modern: every chapter")
+    shared = text.index("Morschauser Modern · every chapter, whatever its variants Quick reference")
     assert last_section < shared < text.rindex("Quick reference")
     assert "variant sets differ" not in text  # the section says what it holds in a reader's words
 
