@@ -640,3 +640,34 @@ def test_a_last_row_of_fewer_passes_keeps_the_columns_width(built, name, last, f
         painted = [r for r in page.rects + page.lines if r["top"] >= below - 2 and r["width"] > 20]
         assert painted, "no rules or stripes under the last row's heading"
         assert max(r["x1"] for r in painted) <= stop + 1, (max(r["x1"] for r in painted), stop)
+
+
+@pytest.mark.parametrize("name", EXAMPLES)
+def test_every_tables_header_row_prints_in_one_size(name):
+    """Issue 11 (consistency): Para Bellum's action plans headed their first column "Points" at 11 pt, the size
+    of the point counts under it, beside "Actions" and "How" at 8.5 pt. Every header cell of a table prints at
+    one size, read from WeasyPrint's layout of the pack as it prints."""
+    from weasyprint.formatting_structure import boxes
+
+    from generator.engine import lay_out
+
+    scenario = load(SCENARIOS / f"{name}.yaml")
+    pack, _ = compute(scenario, choose_seed(scenario, None), Options(), with_cards=False)
+    document, _ = lay_out(pack_html(scenario, pack), TEMPLATES)
+    sizes: dict[int, set] = {}
+    names: dict[int, str] = {}
+
+    def walk(box, table, head: bool) -> None:
+        if isinstance(box, boxes.TableBox):
+            table = id(box.element)
+            names[table] = box.element.get("class") or "table"
+        head = head or box.element_tag == "thead"
+        if head and isinstance(box, boxes.TableCellBox):
+            sizes.setdefault(table, set()).add(round(box.style["font_size"], 2))
+        for child in getattr(box, "children", []):
+            walk(child, table, head)
+
+    for page in document.pages:
+        walk(page._page_box, None, False)
+    assert sizes, "the pack has tables with header rows"
+    assert {names[t]: sorted(s) for t, s in sizes.items() if len(s) > 1} == {}
