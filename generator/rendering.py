@@ -96,19 +96,10 @@ def signed(value) -> str:
     return f"+{value}" if value > 0 else ("0" if value == 0 else f"\u2212{-value}")
 
 
-def decimal(value, places: int = 2, trim: bool = False) -> str:
-    """A number to `places` decimals: '1.83'; `trim` drops the zeros a sentence does not need ('2', '1.5'),
-    where a table column keeps them so its figures line up."""
-    text = f"{float(Fraction(value)):.{places}f}"
-    return text.rstrip("0").rstrip(".") if trim and "." in text else text
-
-
-def decimals(values, places: int = 2) -> list[str]:
-    """Numbers a sentence sets side by side, each to the same number of decimals: the fewest (up to `places`)
-    that show every one of them as `decimal` would ('2' and '3'; '2.00' and '2.83', not '2' and '2.83')."""
-    texts = [decimal(value, places, trim=True) for value in values]
-    shared = max((len(text.partition(".")[2]) for text in texts), default=0)
-    return [f"{float(Fraction(value)):.{shared}f}" for value in values]
+def decimal(value, places: int = 2) -> str:
+    """A number to `places` decimals: '1.83', '2.00' (every figure of a kind alike, so a column lines up and a
+    sentence never sets '2' beside '2.83')."""
+    return f"{float(Fraction(value)):.{places}f}"
 
 
 def heading_stop(label: str):
@@ -141,7 +132,6 @@ def environment() -> jinja2.Environment:
         frac=frac_str,
         signed=signed,
         decimal=decimal,
-        decimals=decimals,
         chance=chance,
         chance_text=chance_text,
         cell_text=cell_text,
