@@ -22,6 +22,7 @@ SAFE_MM = 1.0  # mm of paper between the keyline's inner edge and anything drawn
 FRAME_MM = 0.2  # mm between text and a frame or rule drawn around or across it: the two never touch
 GAP_MM = 0.2  # mm between the inks of two text blocks of one card
 PICTURE_MM = 1.0  # mm between text and a picture (a badge's white disc, a marker) on its card
+APART_MM = 0.5  # mm between text and a box drawn beside it (a frame or rule it is not inside)
 
 
 @dataclass
@@ -222,6 +223,17 @@ def outside(block: Block) -> float:
     ink, box = block.ink, block.container
     worst = max(box[0] + m[0] - ink[0], box[1] + m[1] - ink[1], ink[2] - (box[2] - m[2]), ink[3] - (box[3] - m[3]))
     return max(0.0, worst / PX_PER_MM)
+
+
+def apart(text: Block, box: Block) -> float:
+    """How far (mm) a text's ink lies from a drawn box's edge, when the text is not inside the box (0 if they
+    meet); None when the text is inside it (its container's margins measure that)."""
+    t, b = text.ink, box.ink
+    slack = 0.5  # px: an ink estimate a hair past its own frame is still inside it
+    if t[0] >= b[0] - slack and t[1] >= b[1] - slack and t[2] <= b[2] + slack and t[3] <= b[3] + slack:
+        return None
+    dx, dy = max(b[0] - t[2], t[0] - b[2], 0), max(b[1] - t[3], t[1] - b[3], 0)
+    return (dx * dx + dy * dy) ** 0.5 / PX_PER_MM
 
 
 def touching(a: Block, b: Block, gap_mm: float) -> bool:

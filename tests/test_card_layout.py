@@ -16,7 +16,7 @@ from functools import cache
 
 import pdfplumber
 import pytest
-from cardboxes import GAP_MM, PICTURE_MM, SAFE_MM, blocks, drawn, outside, pictures, touching
+from cardboxes import APART_MM, GAP_MM, PICTURE_MM, SAFE_MM, apart, blocks, drawn, outside, pictures, touching
 from conftest import ROOT, examples_by_system
 from pdfcheck import MM
 
@@ -144,6 +144,22 @@ def test_every_box_drawn_on_a_face_keeps_a_millimetre_inside_the_keyline(name, s
     assert found, "no box drawn on the cards"
     bad = sorted({(b.card, b.text, round(SAFE_MM - outside(b), 2)) for b in found if outside(b) > 0.005})
     assert bad == [], bad[:10]
+
+
+@pytest.mark.parametrize("name,size", SIZED, ids=["-".join(s) for s in SIZED])
+def test_every_text_keeps_clear_of_the_boxes_drawn_beside_it(name, size):
+    """A fresh read of the mini sheets: WarSpike's "Reaction only" line sat 0.5 mm under the dashed hold-orders
+    box, and a full Fireteam Fire card's rules ran down to 0.3 mm over the foot's rule (their box overlapped the
+    foot). Every text keeps APART_MM from each frame or rule drawn on its card that it is not inside (a tag or
+    a tick box inside a line of text, and a table's own cells, are the text's own)."""
+    document, found = card_blocks(name, size)
+    beside = [box for box in drawn(document) if not box.text.startswith(("span", "td", "th"))]
+    bad = set()
+    for text in found:
+        for box in beside:
+            if box.card == text.card and (gap := apart(text, box)) is not None and gap < APART_MM:
+                bad.add((text.card, text.text[:30], box.text, round(gap, 2)))
+    assert sorted(bad) == [], sorted(bad)[:10]
 
 
 ALL_EXAMPLES_WITH_CARDS = sorted({name for name, _ in SIZED})
