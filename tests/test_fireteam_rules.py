@@ -322,3 +322,19 @@ def test_a_contact_weapon_that_fires_is_refused(muster, house_rules):
         column + len("{name: Improvised weapon, class: hth, level: "),
         "weapons[6].level: a weapon used only in base contact (range 0) is an HTH weapon: class hth, level 0",
     )
+
+
+def test_the_hth_cards_results_are_the_rule_datas_bands():
+    """A fresh read of the Fireteam decks: the HTH card said 'by 3-5: killed' (which reads as the winner killed)
+    where the pack's table says 'Loser killed', and left out that a HIT figure loses at once. The card's results
+    are the rule data's bands, in their words, widest margin first, and its HIT-figure rule."""
+    from generator.build import load
+
+    prepared = SYSTEM.prepare(load("scenarios/bridge.yaml"), 1402)
+    text = next(card["text"] for card in SYSTEM.cards(prepared, "poker") if card["type"] == "HTH")
+    hth = SYSTEM.rules.hth
+    results = next(line for line in text if line.startswith("Win "))
+    for band in hth.bands:
+        assert band.result[:1].lower() + band.result[1:] in results, band.id
+    assert results.index("kill or capture") < results.index("loser killed") < results.index("loser HIT")
+    assert hth.hit_figure in text

@@ -64,8 +64,9 @@ def card_text(
     scenario's figures carry that earn it) and the Recovery card's dice, target and modifiers are read from the
     rule data (`vehicles`: the card's side faces an enemy vehicle, so its armour and what harms it are named; `fielded`: the armour
     levels and qualities of its figures, so the Recovery card names only the modifiers that can apply, all of them
-    when None; `brief`: a mini card, whose Recovery card points to the rosters for morale). The Move card's numbers (2D6, 6", -2", 24", 3D6) and the HTH margins are
-    still written out here; another issue makes them read the rule data.
+    when None; `brief`: a mini card, whose Recovery card points to the rosters for morale and whose HTH card leaves out the line
+    saying whose fights it settles). The Move card's numbers (2D6, 6", -2", 24", 3D6) are still written out here;
+    another issue makes them read the rule data.
     """
     if card["type"] == "Move":
         if card["vehicle"]:
@@ -103,9 +104,11 @@ def card_text(
         ]
     if card["type"] == "HTH":
         return [
-            "Hand-to-hand (HTH): every fight on the table, every side.",
+            # a mini card's band and kind already say it is every side's HTH card: its rules need the room
+            *([] if brief else ["Hand-to-hand (HTH): every fight on the table, every side."]),
             f"Each rolls {rules.hth.dice}D6 + armour level{_weapon_bonus(rules, carried)}.",
-            "Win by 6 or more: kill or capture; by 3\u20135: killed; by 1\u20132: HIT; a tie fights on.",
+            _hth_results(rules),
+            rules.hth.hit_figure,
         ]
     recovery = rules.recovery
     return [
@@ -121,6 +124,25 @@ def card_text(
             ]
         ),
     ]
+
+
+def _hth_results(rules: Rules) -> str:
+    """'Win by 6 or more: winner may kill or capture the loser; by 3-5: loser killed; ...': the result bands in the
+    rule data's words, by the winner's margin (the card said 'by 3-5: killed', which read as the winner killed)."""
+    parts = []
+    for band in sorted(rules.hth.bands, key=lambda b: b.min):
+        if band.min == 0 and band.max == 0:
+            margin = "a tie"
+        elif band.max is None:
+            margin = f"by {band.min} or more"
+        elif band.max == band.min:
+            margin = f"by {band.min}"
+        else:
+            margin = f"by {band.min}\u2013{band.max}"
+        parts.append(f"{margin}: {_lower(band.result)}")
+    # the widest margin first, as a reader looks for the best result
+    parts.reverse()
+    return "Win " + "; ".join(parts) + "."
 
 
 def _lower(name: str) -> str:
