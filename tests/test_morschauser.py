@@ -251,3 +251,22 @@ def test_a_phase_a_card_names_is_named_as_the_turn_sequence_names_it(name):
     ]
     assert named, "the cards name a phase"
     assert [phrase for phrase in named if not any(phrase.endswith(phase) for phase in phases)] == []
+
+
+@pytest.mark.parametrize("variants", [(), ("clock-face-scatter",)], ids=["original", "clock-face"])
+def test_the_artillery_tables_columns_read_in_the_scatter_dies_order(variants):
+    """A fresh read of Hill 112's odds: under clock-face scatter (1 beyond, 2 right, 3 before, 4 left) the table's
+    columns ran left, beyond, right, before, and the first was headed "Lands target". On target comes first,
+    headed "Lands on target", then each miss in the order of the die's faces as the note under the table gives
+    them."""
+    from generator.systems import get
+    from generator.systems.morschauser.odds import artillery_table
+    from generator.systems.morschauser.variants import scatter_id
+
+    rules = get(SYSTEM).rules
+    table = artillery_table(rules, variants)
+    lands = [column for column in table.columns if column.key.startswith("lands_") and column.key != "lands_miss"]
+    assert lands[0].label == "Lands on target"
+    faces = rules.artillery.scatter[scatter_id(rules, variants)].faces
+    order = list(dict.fromkeys(spot for _, spot in sorted(faces.items()) if spot != "target"))
+    assert [column.key.removeprefix("lands_") for column in lands[1:]] == order

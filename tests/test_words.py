@@ -609,3 +609,33 @@ def test_a_booklet_chapter_says_what_its_rules_cover_not_what_the_book_covers():
         "rules that no chapter fields are here too" not in appendix
         and "those no chapter’s forces use as well" in appendix
     )
+
+
+@pytest.mark.parametrize("name", EXAMPLES)
+def test_a_yes_or_no_column_says_no_where_it_is_not_yes(name):
+    """A fresh read of Hill 112's unit types: "Advances after winning" said "yes" for four types and nothing for
+    the rest, and a blank reads as unknown. In every table of every pack (the whole reference too) a column that
+    says "yes" anywhere says "yes" or "no" in every row."""
+    import html as html_lib
+
+    from generator.build import Options, compute, pack_html
+
+    scenario = load(SCENARIOS / f"{name}.yaml")
+    pack, _ = compute(scenario, choose_seed(scenario, None), Options(), with_cards=False, whole_reference=True)
+    page = pack_html(scenario, pack)
+    blanks = []
+    for table in re.findall(r"<table\b.*?</table>", page, flags=re.S):
+        rows = [
+            [
+                html_lib.unescape(re.sub(r"<[^>]+>", "", cell)).strip()
+                for cell in re.findall(r"<td\b[^>]*>(.*?)</td>", row, re.S)
+            ]
+            for row in re.findall(r"<tr\b.*?</tr>", re.sub(r"<thead\b.*?</thead>", "", table, flags=re.S), re.S)
+        ]
+        if "colspan" in table or not rows:
+            continue
+        for column in range(max(len(row) for row in rows)):
+            cells = [row[column] for row in rows if len(row) > column]
+            if "yes" in cells:
+                blanks += [(name, column, cell) for cell in cells if cell not in ("yes", "no")]
+    assert blanks == []

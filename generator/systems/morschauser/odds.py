@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import math
 from fractions import Fraction
 
 from ...dice import Dist
@@ -136,7 +137,15 @@ def artillery_table(rules: Rules, variants: tuple[str, ...] = ()) -> Table:
     spots = rules.artillery.landing
     weapons = {weapon.id: weapon.name for weapon in rules.artillery.weapons}
     columns = [Column("weapon", "Weapon", "text", names=weapons), Column("fire", "Fire", "text")]
-    columns += [Column(f"lands_{spot.id}", "Lands " + spot.id) for spot in spots]
+    # on target first, then the misses in the order the scheme's faces give them (clock-face: beyond, right,
+    # before, left), so the columns read as the scatter line under the table does
+    first = {}
+    for face, spot in sorted(scheme.faces.items()):
+        first.setdefault(spot, face)
+    spots = sorted(spots, key=lambda spot: (spot.id != "target", first.get(spot.id, math.inf)))
+    columns += [
+        Column(f"lands_{spot.id}", "Lands on target" if spot.id == "target" else "Lands " + spot.id) for spot in spots
+    ]
     columns += [
         Column("lands_miss", "Miss"),
         Column("destroy_on_square", "Destroys a unit in the square hit"),
