@@ -28,6 +28,7 @@ PART_HEADING_SIZE = 16
 # and first row; the first unit's head, facts and table). A heading with only its lead-in under it (a side's
 # summary and briefing, one short note) is as stranded as a heading alone: what it heads is on the next page
 LINES_KEPT = 4
+NUMBER_GAP_MM = 3.0  # mm between a right-aligned figure and the left-aligned text of the next column
 
 
 def text_lines(page) -> list[list[dict]]:
@@ -671,3 +672,43 @@ def test_every_tables_header_row_prints_in_one_size(name):
         walk(page._page_box, None, False)
     assert sizes, "the pack has tables with header rows"
     assert {names[t]: sorted(s) for t, s in sizes.items() if len(s) > 1} == {}
+
+
+@pytest.mark.parametrize("name", EXAMPLES)
+def test_a_right_aligned_figure_keeps_a_gap_before_the_column_after_it(name):
+    """A fresh read of Hill 112's odds: its battles table printed "-4 2.8%", the right-aligned difference run into
+    the left-aligned chance after it, because the compact odds tables' own padding undid the wider gap muster.css
+    gives such a pair. Every text beside a right-aligned figure starts NUMBER_GAP_MM after the figure ends, read
+    from the laid-out pack."""
+    from weasyprint.formatting_structure import boxes
+
+    from generator.engine import lay_out
+
+    scenario = load(SCENARIOS / f"{name}.yaml")
+    pack, _ = compute(scenario, choose_seed(scenario, None), Options(), with_cards=False)
+    document, _ = lay_out(pack_html(scenario, pack), TEMPLATES)
+    px = 96 / 25.4
+    close = []
+
+    def texts(box):
+        return [t for t in box.descendants() if isinstance(t, boxes.TextBox) and t.text.strip()]
+
+    def walk(box) -> None:
+        if isinstance(box, boxes.TableRowBox):
+            cells = [c for c in box.children if isinstance(c, boxes.TableCellBox)]
+            for left, right in zip(cells, cells[1:]):
+                if (
+                    "num" in (left.element.get("class") or "").split()
+                    and "num" not in (right.element.get("class") or "").split()
+                ):
+                    ends, starts = texts(left), texts(right)
+                    if ends and starts:
+                        gap = (min(t.position_x for t in starts) - max(t.position_x + t.width for t in ends)) / px
+                        if gap < NUMBER_GAP_MM:
+                            close.append((ends[0].text, starts[0].text, round(gap, 2)))
+        for child in getattr(box, "children", []):
+            walk(child)
+
+    for page in document.pages:
+        walk(page._page_box)
+    assert close == [], close[:6]
