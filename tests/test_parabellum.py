@@ -561,3 +561,16 @@ def test_a_units_average_action_points_print_alike_with_and_without_an_order(nam
     pairs = re.findall(r"gets ([\d.]+) action points? on average, ([\d.]+) with", text)
     assert len(pairs) == text.count("action points on average"), "every unit says its average action points"
     assert [(a, b) for a, b in pairs if not re.fullmatch(r"\d\.\d\d", a) or not re.fullmatch(r"\d\.\d\d", b)] == []
+
+
+@pytest.mark.parametrize("name", examples_by_system()["para-bellum"])
+def test_the_odds_say_what_their_columns_mean_once(name):
+    """A fresh read of the Discipline variant's odds page: the same note on "none" and "average" printed under
+    each of its three tables, three times in a row. It prints once, over the tables."""
+    from generator.build import Parts, choose_seed, compute, pack_html
+
+    scenario = load(SCENARIOS / f"{name}.yaml")
+    built, _ = compute(scenario, choose_seed(scenario, None), Options(), with_cards=False)
+    text = re.sub(r"<[^>]+>", "", pack_html(scenario, built, Parts.of("odds")))
+    assert text.count("is the chance of no action at all") == 1
+    assert text.index("is the chance of no action at all") < text.index("Action points by Stress")
