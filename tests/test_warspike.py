@@ -550,3 +550,16 @@ def test_a_hold_reaction_the_rules_do_not_have_is_refused(muster, tmp_path, monk
     assert result.code == 1, result.err
     assert "hold.reactions[1]: expected one of the Reactions' names" in result.err
     assert "(got 'Engag') (did you mean 'Engage'?)" in result.err
+
+
+def test_a_tracker_rows_level_and_orders_read_apart_from_its_name():
+    """A fresh read of the Ford's turn tracker: the row "Ford line War band hold" read as one name. A row's level
+    and hold orders follow its name in brackets."""
+    from generator.build import Options, Parts, choose_seed, compute, load, pack_html
+
+    scenario = load(SCENARIOS / "warspike-hold-the-ford.yaml")
+    pack, _ = compute(scenario, choose_seed(scenario, None), Options(), with_cards=False)
+    page = pack_html(scenario, pack, Parts.of("tracker"))
+    text = " ".join(re.sub(r"<[^>]+>", " ", page).split())
+    assert "Ford line (War band, holds)" in text and "Chief’s hearth guard (holds)" in text
+    assert " hold " not in text.replace("(", " ").replace(")", " ")
