@@ -130,7 +130,8 @@ def _hth_results(rules: Rules) -> str:
     """'Win by 6 or more: winner may kill or capture the loser; by 3-5: loser killed; ...': the result bands in the
     rule data's words, by the winner's margin (the card said 'by 3-5: killed', which read as the winner killed)."""
     parts = []
-    for band in sorted(rules.hth.bands, key=lambda b: b.min):
+    # the widest margin first, as a reader looks for the best result
+    for band in sorted(rules.hth.bands, key=lambda b: b.min, reverse=True):
         if band.min == 0 and band.max == 0:
             margin = "a tie"
         elif band.max is None:
@@ -140,8 +141,6 @@ def _hth_results(rules: Rules) -> str:
         else:
             margin = f"by {band.min}\u2013{band.max}"
         parts.append(f"{margin}: {_lower(band.result)}")
-    # the widest margin first, as a reader looks for the best result
-    parts.reverse()
     return "Win " + "; ".join(parts) + "."
 
 
