@@ -413,9 +413,11 @@ def test_tarot_text_uses_the_cards_height():
     # 0.29 to 0.35 before type was scaled to tarot (in DejaVu Sans, whose glyph boxes are taller than the bundled
     # Source Sans'); 0.39 to 0.50 after. Since every card of a kind prints its rules at one size (fit groups,
     # 2031328), a Move card of two short paragraphs takes the size Skyhook's jump-pack Move card fits: 0.36, still
-    # above the third this test was written against; the deck as a whole fills more than two fifths
+    # above the third this test was written against; the deck as a whole fills more than two fifths. Since the
+    # team cards (Move and Fire) print at one size, a Move card without jump packs takes the Fire card's size
+    # (9.75 pt) and fills 0.34, its chance of beating the fixed move added
     shares.sort()
-    assert shares[0] > 0.35 and shares[len(shares) // 2] >= 0.42, [round(s, 2) for s in shares]
+    assert shares[0] > 0.33 and shares[len(shares) // 2] >= 0.42, [round(s, 2) for s in shares]
 
 
 def test_long_names_validation_accepts_wrap_or_shrink_clear_of_the_badge(tmp_path):
@@ -523,6 +525,32 @@ def test_every_card_of_one_kind_prints_its_rules_at_one_size(name, size):
                 if (w["text"], after["text"]) == ("Firer", "and")
             }
     assert len(sizes) == 1, sizes
+
+
+@pytest.mark.parametrize("size", ["poker", "tarot"])
+def test_a_fireteam_deck_prints_its_team_cards_rules_at_one_size_and_its_shared_cards_at_one(size):
+    """Issue 11 (a fifth fresh read): within one deck the rules' size jumped from card to card (bridge poker: Move
+    8.5 pt, Fire 8, HTH 7.25, Recovery 7). A publisher sets a deck's cards of one kind alike: the team cards (Move
+    and Fire, a side's own) print their rules at one size, the shared cards (HTH and Recovery) at one, read from the
+    PDF as the size of every character between the card's kind ('TEAM CARD', 'SHARED CARD') and its foot."""
+    for name in ("bridge", "relay-station"):
+        sizes: dict[str, set] = {}
+        for _, trim, chars, _ in front_cards(name, size, "a4", False):
+            lines: dict[float, list] = {}
+            for c in chars:
+                lines.setdefault(round(c["bottom"], 0), []).append(c)
+            text = {
+                bottom: "".join(c["text"] for c in sorted(cs, key=lambda c: c["x0"])) for bottom, cs in lines.items()
+            }
+            (under, kind), *_ = [(bottom, words.split()[0]) for bottom, words in text.items() if words.endswith("CARD")]
+            kind = "shared" if kind == "SHARED" else "team"
+            foot = min(
+                min(c["top"] for c in lines[bottom]) for bottom, words in text.items() if words.startswith("Deck")
+            )
+            body = [c for c in chars if under < c["top"] and c["bottom"] < foot and c["text"].strip()]
+            sizes.setdefault(kind, set()).update(round(c["size"], 2) for c in body)
+        assert set(sizes) == {"team", "shared"}, (name, sizes)
+        assert all(len(found) == 1 for found in sizes.values()), (name, sizes)
 
 
 def test_a_fit_group_takes_its_smallest_members_size():

@@ -243,6 +243,47 @@ def test_the_jump_pack_line_on_a_move_card_keeps_the_rules_distance_from_figures
     assert any('starting and landing at least 3" from any figure' in line for line in move)
 
 
+def test_a_move_card_reads_the_rule_data_and_gives_the_chance_a_roll_beats_the_fixed_move(tmp_path, monkeypatch):
+    """Issue 11 (a fifth fresh read): Move cards were half empty beside the Fire cards they now share a size with,
+    and their dice and distances were written into the code. A Move card reads them from the rule data and says
+    how often the roll beats the fixed move (7 or more on 2D6: 21/36), which the odds page prints: a player
+    deciding whether to roll has it in hand."""
+    from generator.build import load
+
+    def moves(system):
+        cards = system.cards(system.prepare(load("scenarios/relay-station.yaml"), 1), "poker")
+        team = next(
+            card["text"] for card in cards if card["type"] == "Move" and not card["vehicle"] and not card["jump_packs"]
+        )
+        jump = next(card["text"] for card in cards if card["type"] == "Move" and card["jump_packs"])
+        vehicle = next(card["text"] for card in cards if card["type"] == "Move" and card["vehicle"])
+        return team, jump, vehicle
+
+    team, jump, vehicle = moves(SYSTEM)
+    assert team == [
+        'Each figure: 2D6 inches, or 6" without rolling.',
+        'A roll beats 6" 58.3% of the time (average 7").',
+        'Linear obstacle \u22122"; rough ground costs double.',
+    ]
+    assert 'Jump packs: up to 24" instead' in jump[2] and vehicle[0].startswith("Move 3D6 inches")
+    system = _edited_system(
+        tmp_path,
+        monkeypatch,
+        [
+            ("  fixed: 6\n", "  fixed: 5\n"),
+            ("  linear_obstacle: 2\n", "  linear_obstacle: 3\n"),
+            ("  max: 24\n", "  max: 20\n"),
+        ],
+    )
+    team, jump, _ = moves(system)
+    # 2D6 beats 5 on 6 or more: 26/36
+    assert team[:2] == [
+        'Each figure: 2D6 inches, or 5" without rolling.',
+        'A roll beats 5" 72.2% of the time (average 7").',
+    ]
+    assert team[2] == 'Linear obstacle \u22123"; rough ground costs double.' and 'up to 20" instead' in jump[2]
+
+
 def test_the_hth_bonus_rule_in_words_names_the_weapons_the_table_gives_it():
     """Issue 11 (a second fresh read): the roster key, odds note and quick reference said "+2 for a pistol or
     rifle ... or a special HTH weapon" while the weapons table (and so every roster and the HTH card) gave the

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import re
 
+from ...dice import nd
+from ...rendering import pct
 from .models import Rules
 from .roster import Unit, carried, figures
 
@@ -65,28 +67,35 @@ def card_text(
     rule data (`vehicles`: the card's side faces an enemy vehicle, so its armour and what harms it are named; `fielded`: the armour
     levels and qualities of its figures, so the Recovery card names only the modifiers that can apply, all of them
     when None; `brief`: a mini card, whose Recovery card points to the rosters for morale and whose HTH card leaves out the line
-    saying whose fights it settles). The Move card's numbers (2D6, 6", -2", 24", 3D6) are still written out here;
-    another issue makes them read the rule data.
+    saying whose fights it settles). The Move card's dice and distances, and its chance of a roll beating the fixed move,
+    are the rule data's too.
     """
     if card["type"] == "Move":
+        movement = rules.movement
+        obstacles = f'Linear obstacle \u2212{movement.linear_obstacle}"; rough ground costs {movement.rough}.'
         if card["vehicle"]:
             if vehicle_kind in ("hovercraft", "helicopter"):
                 return [
-                    "Move 3D6 inches, or up to the length of the table.",
+                    f"Move {movement.vehicle_dice}D6 inches, or up to the length of the table.",
                     "A hovercraft weaves through woods and narrow streets more slowly."
                     if vehicle_kind == "hovercraft"
                     else "A helicopter flies over woods, buildings and rivers.",
                 ]
-            return ["Move 3D6 inches.", 'Linear obstacle \u22122"; rough ground costs double.']
+            return [f"Move {movement.vehicle_dice}D6 inches.", obstacles]
+        rolled = nd(movement.dice)
+        beats = rolled.prob(lambda x: x > movement.fixed)
         lines = [
-            'Each figure: 2D6 inches, or 6" without rolling.',
-            'Linear obstacle \u22122"; rough ground costs double.',
+            f'Each figure: {movement.dice}D6 inches, or {movement.fixed}" without rolling.',
+            # what a player weighs before choosing: the odds page's movement note, on the card they hold
+            f'A roll beats {movement.fixed}" {pct(beats)} of the time (average {float(rolled.mean()):g}").',
+            obstacles,
         ]
         if card["jump_packs"]:
+            jump = movement.jump
             lines.insert(
-                1,
-                'Jump packs: up to 24" instead, starting and landing at least 3" from any figure; then roll 2D6, '
-                "and on a 2 the figure is HIT.",
+                2,
+                f'Jump packs: up to {jump.max}" instead, starting and landing at least {jump.clearance}" from any '
+                f"figure; then roll 2D6, and on a {jump.mishap_natural} the figure is HIT.",
             )
         return lines
     if card["type"] == "Fire":
