@@ -535,7 +535,7 @@ def test_a_fireteam_deck_prints_its_team_cards_rules_at_one_size_and_its_shared_
     PDF as the size of every character between the card's kind ('TEAM CARD', 'SHARED CARD') and its foot."""
     for name in ("bridge", "relay-station"):
         sizes: dict[str, set] = {}
-        for _, trim, chars, _ in front_cards(name, size, "a4", False):
+        for _, _trim, chars, _ in front_cards(name, size, "a4", False):
             lines: dict[float, list] = {}
             for c in chars:
                 lines.setdefault(round(c["bottom"], 0), []).append(c)
