@@ -614,6 +614,28 @@ def test_a_full_tarot_fire_card_prints_its_rules_at_9pt_or_more_with_paragraphs_
     assert gaps and max(gaps) < 1.0, [round(g, 2) for g in gaps]
 
 
+def test_para_bellum_tarot_unit_cards_are_fitted_to_their_height_at_one_size():
+    """Issue 11 (a fifth fresh read): Para Bellum's tarot unit cards set their body at 8.5 pt and left the lowest
+    fifth of a 120 mm card blank, small beside the action cards' 12 pt. The body is fitted to the card from a
+    larger size as one group: every unit card's rules ('Take Aim! helps only before a Fire!') print at one size
+    of 9 pt or more, and the fullest card's text runs to within 12 mm of its trim's foot, read from the PDF."""
+    for name in ("vesta-relay", "vesta-relay-discipline"):
+        sizes, lowest = set(), []
+        for _, trim, chars, _ in front_cards(name, "tarot", "a4", False):
+            if "Action points" not in "".join(c["text"] for c in chars):
+                continue  # an action card
+            lines: dict[float, list] = {}
+            for c in chars:
+                lines.setdefault(round(c["bottom"], 0), []).append(c)
+            for row in lines.values():
+                text = "".join(c["text"] for c in sorted(row, key=lambda c: c["x0"]))
+                if "TakeAim!helpsonly" in text.replace(" ", ""):
+                    sizes |= {round(c["size"], 2) for c in row if c["text"].strip()}
+            lowest.append(trim[3] - max(c["bottom"] for c in chars))
+        assert len(sizes) == 1 and min(sizes) >= 9, (name, sizes)
+        assert min(lowest) < 12 * MM, (name, [round(x / MM, 1) for x in lowest])
+
+
 def test_para_bellum_tarot_action_cards_use_their_height():
     """Issue 11 (a fresh read of the tarot sheets): Para Bellum's action cards set their rules at 9 pt and left
     two thirds of a 120 mm card blank. The rules are fitted as one group from a larger size: every action card's

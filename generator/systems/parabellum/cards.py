@@ -10,6 +10,9 @@ TRACK_DOWN = frozenset({"mini"})
 # a mini card has no room for what every unit shares: the limits on combining actions, and the list of
 # actions when every one is open to the unit (it says so); the action cards and the reference print them
 BRIEF = frozenset({"mini"})
+# a tarot card has room to spare: its unit body starts large and is fitted to the card (generator/fit.py), every
+# unit card of the deck at one size, so that they do not stand small and a third blank beside the action cards
+FILLED = frozenset({"tarot"})
 
 
 def command_track(rules: Rules, unit: dict) -> dict:
@@ -28,6 +31,7 @@ def unit_cards(rules: Rules, prepared: ForcesPrepared, card_size: str) -> list[d
             "side": force.side,
             "unit": unit,
             "track": track,
+            "filled": card_size in FILLED,
             "command": command_track(rules, unit) if unit["hq"] else None,
             "kinds": [] if card_size in BRIEF and unit["actions"]["all_open"] else unit["actions"]["kinds"],
             "rules": ([] if card_size in BRIEF else unit["actions"]["general"]) + [unit["actions"]["unit"]],
