@@ -476,6 +476,71 @@ def test_the_deployment_hatching_is_drawn_under_the_terrain_labels():
     assert last_zone < first_label
 
 
+@pytest.mark.parametrize("path", examples(FIRETEAM), ids=lambda p: p.stem)
+def test_the_deployment_hatching_lies_under_the_terrain_and_the_zones_edge_over_it(path):
+    """Issue 11 (a fifth fresh read): relay-station's Syndicate hatching ran over the Relay block and the Barracks,
+    a lattice across their grey and round their names. Every zone's hatching is drawn before the first terrain
+    piece, and its dashed edge after the last, so where the zone runs still shows across the pieces."""
+    svg = str(fireteam_map(path).svg())
+    hatching = [m.start() for m in re.finditer(r'fill="url\(#side\d\)"', svg)]
+    edges = [m.start() for m in re.finditer(r'stroke-dasharray="1.2 0.6"', svg)]
+    scale = svg.index(">0</text>")  # the scale's first number: the ticks and the legend's swatches follow
+    pieces = [m.start() for m in re.finditer(r'stroke="#4a4034"', svg[:scale])]  # every terrain piece's outline
+    assert hatching and edges and pieces
+    assert max(hatching) < min(pieces) and max(pieces) < min(edges)
+
+
+def test_a_legend_of_two_rows_spreads_its_entries_evenly():
+    """Issue 11 (a fifth fresh read): the bridge's legend printed ten entries in a row and 'Objective' alone on
+    a second. Its rows, as the pack draws them (with the compass's edge names), differ by one entry at most."""
+    scenario = load(SCENARIOS / "bridge.yaml")
+    battle, forces = read(scenario)
+    drawing = table.table_map(scenario.system.rules, battle, forces, scenario.side_views, edges=True)
+    counts = [len(row) for row in drawing._legend_rows()]
+    assert len(counts) == 2 and max(counts) - min(counts) <= 1, counts
+
+
+BADGE = re.compile(
+    r'<g fill="[^"]+" stroke="#000" stroke-width="0.12">(?:<circle cx="([\d.]+)" cy="[\d.]+" r="([\d.]+)"/>'
+    r'|<polygon points="([^"]+)"/>)</g><text x="([\d.]+)"[^>]*font-size="([\d.]+)" font-weight="bold"[^>]*>([^<]+)<'
+)
+
+
+@pytest.mark.parametrize("path", examples(FIRETEAM), ids=lambda p: p.stem)
+def test_a_deployment_zones_badge_keeps_half_a_millimetre_from_its_name(path):
+    """Issue 11 (a fifth fresh read): the bridge's 'Red Banner Militia' touched its badge. Read from the map's
+    SVG: the badge's right edge and the name's left edge (its centre less half its measured width) are half a
+    millimetre apart or more, as printed."""
+    from generator.labels import text_width
+
+    drawing = fireteam_map(path)
+    svg = str(drawing.svg())
+    gaps = {}
+    for cx, r, polygon, x, size, name in BADGE.findall(svg):
+        right = float(cx) + float(r) if cx else max(float(point.split(",")[0]) for point in polygon.split())
+        left = float(x) - text_width(name, float(size), bold=True) / 2
+        gaps[name] = (left - right) * drawing.scale
+    assert len(gaps) == 2 and min(gaps.values()) >= 0.5, gaps
+
+
+@pytest.mark.parametrize("path", examples(FIRETEAM), ids=lambda p: p.stem)
+def test_an_objectives_name_is_led_from_its_stars_edge_never_through_the_star(path):
+    """Issue 11 (a fifth fresh read): relay-station's 'Uplink', set just under its star, got a leader line from the
+    star's middle, drawn through the star. A leader starts at the star's edge, and a name within reach of the
+    star's edge has none."""
+    drawing = fireteam_map(path)
+    stars = [box for kind, box in drawing.placement.obstacles if kind == "objective"]
+    for placed in drawing.place_labels():
+        if placed.label.kind != "objective":
+            continue
+        star = next(box for box in stars if box.centre == pytest.approx(placed.label.anchor))
+        if placed.leader is not None:
+            (x, y), (cx, cy) = placed.leader[0], star.centre
+            assert math.hypot(x - cx, y - cy) >= 0.9 * star.width / 2, placed.label.text
+        if _apart(placed.box, star) <= placed.label.size * 0.6:
+            assert placed.leader is None, placed.label.text
+
+
 def _on_piece(feature, x: float, y: float) -> bool:
     shape = feature.shape
     coords = getattr(feature, shape)

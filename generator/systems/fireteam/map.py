@@ -39,6 +39,7 @@ OUTLINE = 0.12  # an area piece's outline, map units
 FRAME = 0.25  # the table's frame, map units
 TICK_SIZE = 0.92  # the scale's numbers, as a share of FONT_MM (7.2 pt)
 TICK_TEXT = 0.9  # map units from the table's edge to the scale's numbers
+BADGE_AT, BADGE_GAP = 1.1, 0.45  # a zone's badge: its centre from its label's left, its gap to the name (radii)
 NOTE_MM = 14.0  # the note under the map (the table's size, what hatching and stars mean): two lines and a margin
 
 
@@ -100,7 +101,8 @@ class TableMap:
             self.margin = max(least, *(TICK_TEXT + extent for extent in self._tick_text(width, depth)))
         self.font = FONT_MM / self.scale  # 7.8 pt whatever the table's size; tick labels 0.92 of it, still over 7 pt
         self.layers: list[str] = []
-        self.zones: list[str] = []
+        self.zones: list[str] = []  # the zones' edges, over the terrain
+        self.ground: list[str] = []  # the zones' hatching, under it
         self.stars: list[str] = []
         self.defs: list[str] = [_pattern_defs()]
         # names belong on the table, inside its frame: a spot reaching past it slides back, or costs what it leaves
@@ -213,14 +215,20 @@ class TableMap:
         pid = f"side{index}"
         self.defs.append(side_pattern(pattern, colour, pid))
         self.zones.append(
-            f'<rect x="{x:g}" y="{y:g}" width="{w:g}" height="{h:g}" fill="url(#{pid})" fill-opacity="0.55" '
+            f'<rect x="{x:g}" y="{y:g}" width="{w:g}" height="{h:g}" fill="none" '
             f'stroke="{colour}" stroke-width="0.35" stroke-dasharray="1.2 0.6"/>'
+        )
+        # the hatching lies under the terrain (a building's name and its ground read clear of it), the zone's
+        # dashed edge over it: where the zone runs is still drawn across every piece
+        self.ground.append(
+            f'<rect x="{x:g}" y="{y:g}" width="{w:g}" height="{h:g}" fill="url(#{pid})" fill-opacity="0.55" stroke="none"/>'
         )
         self.placement.block_line(_rect_ring(rect), 0.35, "zone edge")
         fs = self.font
         r = fs * 0.6
-        # the badge sits left of the name inside the label's box: padding on both sides keeps the text centred
-        pad = r * 2.4
+        # the badge sits left of the name inside the label's box: padding on both sides keeps the text centred,
+        # and leaves the badge BADGE_GAP of its radius clear of the name (at 0.2 'Red Banner Militia' touched it)
+        pad = r * (BADGE_AT + 1 + BADGE_GAP)
         width, height = text_width(label, fs, bold=True) + 2 * pad, fs * 1.2
         cx, cy = x + w / 2, y + h / 2
         spots = [s for s in around(cx, cy, width, height, fs * 0.6, steps=6) if _within((x, y, w, h), s, width, height)]
@@ -238,7 +246,11 @@ class TableMap:
         below = (x, y + r + height / 2 + self.placement.gap)
         # under its star first; off any line or outline round it, further out on a leader line
         spots = [below] + around(x, y, width + 2 * r, height + 2 * r, fs * 0.4, steps=12)[1:]
-        self.pending.append((1, Label(name, fs, (x, y), spots, bold=True, kind="objective", at="objective")))
+        # the star's outline is what the name names: a name just under it needs no leader, and a leader starts at
+        # the star's edge (one from its middle ran through the star: Relay Station's 'Uplink')
+        ring = [(x + r * math.cos(a * math.pi / 8), y + r * math.sin(a * math.pi / 8)) for a in range(17)]
+        label = Label(name, fs, (x, y), spots, bold=True, kind="objective", at="objective", outline=ring)
+        self.pending.append((1, label))
 
     # --- labels ------------------------------------------------------------------------------
     def place_labels(self) -> list:
@@ -256,7 +268,7 @@ class TableMap:
         out = ""
         if label.badge:
             shape, colour, r = label.badge
-            out += f'<g fill="{colour}" stroke="#000" stroke-width="0.12">{shape_path(shape, placed.box.left + r * 1.2, cy, r)}</g>'
+            out += f'<g fill="{colour}" stroke="#000" stroke-width="0.12">{shape_path(shape, placed.box.left + r * BADGE_AT, cy, r)}</g>'
         if label.plate and label.outline and within(placed.box.centre, label.outline):
             # a name inside a patterned piece sits in a clearing of the piece's own ground: no tree runs through it
             pad = fs * 0.3
@@ -276,19 +288,27 @@ class TableMap:
 
     # --- legend ------------------------------------------------------------------------------
     def _legend_rows(self) -> list[list[tuple[str, float]]]:
-        """The legend's entries (terrain kinds used, then the objective) flowed into rows of the table's width, in mm."""
+        """The legend's entries (terrain kinds used, then the objective) flowed into rows of the table's width, in mm,
+        as even as that many rows allow: a last row of one entry ('Objective' alone under ten) reads as an
+        afterthought."""
+        widths = [4.0 + 1.4 + text_width(_legend_name(kind), 2.75) + 4.0 for kind in self.legend]
         room = self.width * self.scale
-        rows, row, used = [], [], 0.0
-        for kind in self.legend:
-            wide = 4.0 + 1.4 + text_width(_legend_name(kind), 2.75) + 4.0
-            if row and used + wide > room:
-                rows.append(row)
-                row, used = [], 0.0
-            row.append((kind, used))
-            used += wide
-        if row:
-            rows.append(row)
-        return rows
+        rows = _flowed(widths, room)
+        if len(rows) > 1:  # the narrowest room that still takes no more rows: the entries spread evenly over them
+            low, high = max(widths), room
+            for _ in range(30):
+                middle = (low + high) / 2
+                low, high = (low, middle) if len(_flowed(widths, middle)) <= len(rows) else (middle, high)
+            rows = _flowed(widths, high)
+        out, index = [], 0
+        for row in rows:
+            used, placed = 0.0, []
+            for wide in row:
+                placed.append((self.legend[index], used))
+                used += wide
+                index += 1
+            out.append(placed)
+        return out
 
     def _legend_svg(self, top: float) -> str:
         out = []
@@ -332,7 +352,7 @@ class TableMap:
         edges = edge_names(-m, -m, W + m, D + m * 0.5, self.font) if band else ""
         # terrain ends at the table's edge: a road or river running off it stops at the frame, square ends and all
         clip = f"table-{W:g}x{D:g}"  # the same size, the same rectangle: two maps on one page may share it
-        body = f'<g clip-path="url(#{clip})">' + "\n".join(self.layers) + "</g>"
+        body = f'<g clip-path="url(#{clip})">' + "\n".join(self.ground + self.layers) + "</g>"
         self.defs.append(f'<clipPath id="{clip}"><rect x="0" y="0" width="{W:g}" height="{D:g}"/></clipPath>')
         left, top, view_width = -m - band, -m - band, W + 2 * m + 2 * band
         width_mm = view_width * self.scale
@@ -344,6 +364,18 @@ class TableMap:
             f'<rect x="0" y="0" width="{W:g}" height="{D:g}" fill="#f7f5ee" stroke="#000" stroke-width="{FRAME:g}"/>'
             f"{body}{''.join(self.zones)}{''.join(self.stars)}{leaders}{labels}{''.join(ticks)}{edges}{legend}</svg>"
         )
+
+
+def _flowed(widths: list[float], room: float) -> list[list[float]]:
+    """Widths flowed into rows no wider than `room` (a wider one alone on its row), in order."""
+    rows, row, used = [], [], 0.0
+    for wide in widths:
+        if row and used + wide > room:
+            rows.append(row)
+            row, used = [], 0.0
+        row.append(wide)
+        used += wide
+    return rows + [row] if row else rows
 
 
 def _tick_box(number: float, x: float, y: float, anchor: str, size: float) -> Box:
