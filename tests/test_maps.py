@@ -119,13 +119,15 @@ def _ring(x: float, y: float, S: float, inner: float, outer: float) -> list[Box]
 
 
 @pytest.mark.parametrize("path", examples(MORSCHAUSER), ids=lambda p: p.stem)
-def test_no_code_level_mark_or_star_lies_on_an_objectives_frame(path):
+def test_no_code_level_mark_star_or_arrow_lies_on_an_objectives_frame(path):
     """A fresh reader found Hill 112's codes and its '▲3' on the crest's dashed objective frames and Weissach's G5
-    star on its frame's corner (and B5 on I5's): the frame drawn round a square is an obstacle like a road."""
+    star on its frame's corner (and B5 on I5's): the frame drawn round a square is an obstacle like a road. A fifth
+    read found B5's facing arrow across I5's frame: a unit's marker and arrow keep off it too."""
     drawing = grid_map(path)
     scale = _mm_per_unit(drawing)
     marks = [(p.label.text, p.box) for p in drawing.place_labels()]
     marks += [("star", box) for kind, box in drawing.placement.obstacles if kind == "objective"]
+    marks += [(kind, box) for kind, box in drawing.placement.obstacles if kind in ("unit marker", "facing arrow")]
     on = [
         (name, what)
         for name, box in marks

@@ -339,8 +339,11 @@ class GridMap:
             x, y, along = spot
             boxes = self._unit_boxes(unit, spot)
             lines = [box for kind, box in placement.obstacles if kind in LINES]
+            # an objective's dashed frame is kept clear like a road: B5's marker and arrow lay across I5's
+            frames = [box for kind, box in placement.obstacles if kind == FRAME]
             if facing in FACING_VECTORS:
-                cost += covered(boxes[-1].grown(gap), lines)
+                cost += covered(boxes[-1].grown(gap), lines + frames)
+            cost += sum(covered(box.grown(gap), frames) for box in boxes[:2])
             # a neighbour's code or mark set outside its own square (on a leader) may lie here: keep off it
             cost += sum(box.grown(gap).overlap(p.box) for box in boxes for p in placement.placed)
             for box in boxes[:2]:
