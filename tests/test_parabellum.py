@@ -574,3 +574,19 @@ def test_the_odds_say_what_their_columns_mean_once(name):
     text = re.sub(r"<[^>]+>", "", pack_html(scenario, built, Parts.of("odds")))
     assert text.count("is the chance of no action at all") == 1
     assert text.index("is the chance of no action at all") < text.index("Action points by Stress")
+
+
+def test_a_weapon_tag_prints_one_way_on_rosters_cards_and_the_reference(built):
+    """Issue 11 (a fifth fresh read): Vesta's rosters printed '(assault)', the rules' text 'Assault' and the cards a
+    boxed 'ASSAULT'. A tag names a special rule ('the Assault Special Rule'): read from both PDFs, it prints as
+    'Assault' and 'Heavy' everywhere (the reference's tag table too), never in lower case or in capitals."""
+    from pypdf import PdfReader
+
+    pack, cards = built("vesta-relay")
+    text = "\n".join(page.extract_text() for path in (pack, cards) for page in PdfReader(path).pages)
+    assert "Sidearms (Assault)" in text and "Light mortar (Heavy)" in text and "Rotary cannon (Heavy, Assault)" in text
+    assert re.search(r"^Heavy Fired only when", text, re.M), "the reference's tag table"
+    assert re.search(r"Sidearms\s*Assault", text), "the card's boxed tag"
+    assert not re.search(
+        r"\((heavy|assault)|, (heavy|assault)\)|ASSAULT|HEAVY|^(heavy|assault) (Fired|A unit)", text, re.M
+    )

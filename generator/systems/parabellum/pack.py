@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from . import odds, plans
 from .models import Rules
-from .roster import ForcesPrepared, form_name
+from .roster import ForcesPrepared, form_name, tag_label
 
 
 def ap_blocks(rules: Rules, prepared: ForcesPrepared) -> list[dict]:
@@ -151,6 +151,8 @@ def pack(rules: Rules, prepared: ForcesPrepared, leaves_out: frozenset[str]) -> 
             }
             for action in rules.actions
         ],
-        "weapon_tags": [tag for tag in rules.weapon_tags if tag.name not in leaves_out],
+        "weapon_tags": [
+            {"label": tag_label(tag.name), "rule": tag.rule} for tag in rules.weapon_tags if tag.name not in leaves_out
+        ],
         "source": rules.source,
     }

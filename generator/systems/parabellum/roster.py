@@ -11,6 +11,11 @@ from .models import Rules
 from .units import DISCIPLINE, Setup, Side
 
 
+def tag_label(tag: str) -> str:
+    """A weapon tag as it prints: 'assault' -> 'Assault'."""
+    return tag[:1].upper() + tag[1:]
+
+
 @dataclass
 class Force:
     """One side as the pack and the cards print it: the core's side view, its units, and their totals."""
@@ -155,7 +160,14 @@ def unit_sheet(rules: Rules, unit, discipline_on: bool, prepared: ForcesPrepared
         "movement": unit.movement,
         "run": unit.movement * 2,
         "weapons": [
-            {"name": weapon.name, "tags": list(weapon.tags), "tag_text": ", ".join(weapon.tags)}
+            {
+                "name": weapon.name,
+                "tags": list(weapon.tags),  # the rule data's ids, which the rules test
+                # as printed: a tag is the name of a special rule ('the Assault Special Rule'), capitalised as the
+                # rules' text writes it, one way on rosters, cards and the reference alike
+                "labels": [tag_label(tag) for tag in weapon.tags],
+                "tag_text": ", ".join(tag_label(tag) for tag in weapon.tags),
+            }
             for weapon in unit.weapons
         ],
         "hq": unit.hq,
