@@ -7,6 +7,7 @@ from fractions import Fraction
 from pathlib import Path
 
 import icepool
+import pdfplumber
 import pytest
 from conftest import SCENARIOS
 from pypdf import PdfReader
@@ -455,3 +456,31 @@ def test_the_weapons_table_gives_each_weapons_hth_bonus_as_a_number(built):
     text = " ".join(" ".join(page.extract_text() for page in PdfReader(pack).pages).split())
     assert "Weapon Class Level Range HTH bonus Effect" in text
     assert "Pistol personal 1 12″ +2" in text and "Improvised weapon HTH 0 contact none" in text
+
+
+def test_a_roster_prints_its_chances_as_the_odds_page_does_centred_under_their_headings(built):
+    """Issue 11 (a fifth fresh read): the rosters rounded chances to whole percent ('recovers 42%', a firing table's
+    '56%') where the Odds page prints 41.7% and 55.6%, and the firing table's figures sat at the left of columns
+    whose headings are centred. Read from bridge.pdf: the rosters give tenths, and every figure of Ranger Alpha's
+    firing table stands centred, within half a millimetre, under its 'no leader' or 'leader +1' heading."""
+    pack, _ = built("bridge")
+    with pdfplumber.open(pack) as pdf:
+        page = next(p for p in pdf.pages if "Ranger Alpha" in (p.extract_text() or ""))
+        text = page.extract_text()
+        assert "recovers 72.2%, with leader, member or medic near 83.3%" in text
+        words = page.extract_words()
+    # each heading a phrase of two words, from the first's left to the second's right; Ranger Alpha's table first
+    heads = [
+        (w["x0"], after["x1"])
+        for w, after in zip(words, words[1:])
+        if (w["text"], after["text"]) in (("no", "leader"), ("leader", "+1"))
+    ][:8]
+    top = next(w["bottom"] for w in words if w["text"] == "no")
+    row = [w for w in words if w["text"] == "55.6%" and w["top"] > top][:1]
+    assert row, "Banner One's row"
+    figures = sorted(
+        (w for w in words if abs(w["top"] - row[0]["top"]) < 1 and w["text"].endswith("%")), key=lambda w: w["x0"]
+    )
+    assert len(figures) == 8
+    for (left, right), figure in zip(sorted(heads), figures):
+        assert abs((figure["x0"] + figure["x1"]) / 2 - (left + right) / 2) < 0.5 * 72 / 25.4, figure["text"]
