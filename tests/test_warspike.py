@@ -505,7 +505,10 @@ def test_a_blocks_level_tag_is_left_off_where_its_name_already_says_it():
 def test_the_sequence_and_reference_say_when_advantage_is_not_tallied_in_this_battle(name, contested):
     """Issue 11 (a third fresh read): the Ford's tracker said no Advantage is tallied, while its turn sequence and
     quick reference told players to tally it: both now say, for this battle, that the coin toss decides every
-    turn; the Race, where both sides may instigate, prints the rule alone."""
+    turn; the Race, where both sides may instigate, prints the rule alone. A fifth read found the Ford's flow
+    still drawing the coin toss for 'Turn 1, and whenever Advantage is tied' and a full Advantage step, corrected
+    by a note under it: the two steps themselves now say 'Every turn in this battle' and 'Skipped in this
+    battle'."""
     from generator.build import Options, choose_seed, compute, pack_html
 
     scenario = load(SCENARIOS / f"{name}.yaml")
@@ -513,7 +516,15 @@ def test_the_sequence_and_reference_say_when_advantage_is_not_tallied_in_this_ba
     html = " ".join(pack_html(scenario, pack).split())
     sequence = html[html.index('id="sequence"') : html.index('id="reference"')]
     reference = html[html.index('id="reference"') :]
-    assert ("<b>In this battle</b> only Legio II Augusta can be Instigator" in sequence) is not contested
+    coin = re.search(r"Coin toss <span class=\"when\">([^<]*)</span>", sequence).group(1)
+    assert coin == ("Turn 1, and whenever Advantage is tied" if contested else "Every turn in this battle")
+    advantage = re.search(
+        r'<div class="ws-step( skipped)?">\s*<div class="ws-step-head">Advantage(.*?)</div>', sequence
+    )
+    assert (advantage.group(1) is None) is contested
+    assert ("Skipped in this battle" in advantage.group(2)) is not contested
+    assert ("Only Legio II Augusta can be Instigator, so no Advantage is tallied" in sequence) is not contested
+    assert ("Next turn: the side with the Advantage is Instigator" in sequence) is contested
     assert (
         "<b>In this battle</b> only Legio II Augusta can be Instigator, so the coin toss" in reference
     ) is not contested

@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from ...models import Model, Note, Typed, key, note_key
-from ...schema import Bool, ListOf, Str
+from ...schema import Bool, Choice, ListOf, Str
 
 TEXT = Str(2000)
 
@@ -82,6 +82,12 @@ class Step(Model):
     text: str = key(TEXT, "What happens in it.")
     when: str = key(Str(80), "When the step happens, if not every turn.", default="")
     loop: bool = key(Bool(), "true: the flow returns to step 1 from here.", default=False)
+    settles: str = key(
+        Choice(["", "instigator", "advantage"]),
+        "What the step settles: 'instigator' for the coin toss (every turn in a battle where only one side can be "
+        "Instigator), 'advantage' for the tally such a battle skips.",
+        default="",
+    )
 
 
 @dataclass(frozen=True)
