@@ -158,6 +158,30 @@ def test_a_running_head_names_the_part_its_page_opens_in(built, name, paper):
     assert misnamed_running_heads(pack) == []
 
 
+@pytest.mark.parametrize("paper", ["a4", "letter"])
+@pytest.mark.parametrize("name", EXAMPLES)
+def test_a_page_that_opens_with_a_new_table_says_no_table_goes_on(built, name, paper):
+    """Issue 11 (a fifth fresh read): Vesta's page 3 opened with the table 'What a Take Action! order buys' under
+    the head 'Odds · Action points by Stress (continued)', the table that had ended on page 2: a table's caption
+    set no running head, so the page took the one in force before it. A page whose first line is a table's
+    caption has no 'continued' in its head."""
+    scenario = load(SCENARIOS / f"{name}.yaml")
+    pack_data, _ = compute(scenario, choose_seed(scenario, None), Options(paper=paper), with_cards=False)
+    captions = {
+        " ".join(re.sub(r"<[^>]+>", "", caption).split())
+        for caption in re.findall(r"<caption[^>]*>(.*?)</caption>", pack_html(scenario, pack_data), re.S)
+    }
+    pack, _ = built(name) if paper == "a4" else built(name, "--paper", paper)
+    wrong = []
+    with pdfplumber.open(pack) as pdf:
+        for number, page in enumerate(pdf.pages, 1):
+            lines = text_lines(page)
+            first = " ".join(w["text"] for w in lines[0]) if lines else ""
+            if any(caption.startswith(first) for caption in captions if first) and "continued" in running_head(page):
+                wrong.append((number, first, running_head(page)))
+    assert wrong == []
+
+
 # Where a part may start on an A4 page: from a third of the way down the text area to its foot, every 4 mm, so some
 # start puts a keep (a heading with its first lines, a side of the tracker) across the foot whatever the font
 STARTS_MM = range(90, 262, 4)
