@@ -138,6 +138,24 @@ def test_no_code_level_mark_star_or_arrow_lies_on_an_objectives_frame(path):
 
 
 @pytest.mark.parametrize("path", examples(MORSCHAUSER), ids=lambda p: p.stem)
+def test_no_facing_arrow_touches_a_units_side_badge(path):
+    """Issue 11 (a fifth fresh read): Weissach's B1 and B7 face west, and the side's triangle at each marker's top
+    left corner lay across the upper barb of its own arrow. No facing arrow's box overlaps any unit marker's frame
+    badge, its own included (the badge's box is the square of a marker's two boxes; an arrow starts at its own
+    marker's frame)."""
+    drawing = grid_map(path)
+    drawing.place_labels()
+    arrows = [box for kind, box in drawing.placement.obstacles if kind == "facing arrow"]
+    badges = [
+        box
+        for kind, box in drawing.placement.obstacles
+        if kind == "unit marker" and box.width == pytest.approx(box.height)
+    ]
+    assert arrows and badges
+    assert [(a, b) for a in arrows for b in badges if a.overlap(b) > 1e-6] == []
+
+
+@pytest.mark.parametrize("path", examples(MORSCHAUSER), ids=lambda p: p.stem)
 def test_each_contour_region_is_marked_once_inside_or_beside_it(path):
     """A hill's level is named once per region of that level (like a spot height), not in every square: a mark in
     each square crowded the units' codes into rows that read as one ("▲2 B11 ▲2 B9" on Hill 112's row 2)."""

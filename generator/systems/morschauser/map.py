@@ -283,7 +283,10 @@ class GridMap:
         x, y = self.centre(col, row)
         default = -1.8 if facing == "south" else -0.6
         spots = []
-        for along in (0.0, 0.3, -0.3, 0.4, -0.4) if facing in FACING_VECTORS else (0.0,):
+        # a west arrow leaves the marker's left side, where the side's badge sits on the top corner: it starts a
+        # little below the middle, its upper barb clear of the badge (it lay across it on Weissach's B1 and B7)
+        alongs = (0.2, 0.3, 0.4) if facing == "west" else (0.0, 0.3, -0.3, 0.4, -0.4)
+        for along in alongs if facing in FACING_VECTORS else (0.0,):
             for dy in (default, default + 0.6, default - 0.6, 1.0, 2.4, 2.0, 1.5, -1.8, -2.2):
                 for dx in (0.0, -0.4, 0.4, -0.8, 0.8, -1.2, 1.2, -1.6, 1.6, 2.0):
                     spots.append((x + dx, y + dy, along * (MARKER_W if facing in ("north", "south") else MARKER_H)))
