@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from fractions import Fraction
 from functools import lru_cache
 from importlib.resources import files
@@ -116,6 +117,21 @@ def _typographic(value):
     return value
 
 
+NBSP = "\u00a0"
+# a signed figure and the word it goes with ('heavy +3', '+1 leader', 'at most +3'), and a two-word game term that
+# ends in '!' ('Stand Ready!', 'Take Aim!'): a card's narrow lines broke them apart ('heavy' / '+3')
+_BEFORE_FIGURE = re.compile(r"(?<=[A-Za-z]) (?=[+\u2212]\d)")
+_AFTER_FIGURE = re.compile(r"(?<![\w.])([+\u2212]\d+) (?=[a-z])")
+_TERM = re.compile(r"\b([A-Z][a-z]+) (?=[A-Z][a-z]+!)")
+
+
+def unbroken(text: str) -> str:
+    """Card text with a line never breaking between a signed figure and its word, or inside a two-word term."""
+    text = _BEFORE_FIGURE.sub(NBSP, text)
+    text = _AFTER_FIGURE.sub(lambda m: m.group(1) + NBSP, text)
+    return _TERM.sub(lambda m: m.group(1) + NBSP, text)
+
+
 @lru_cache(maxsize=1)
 def environment() -> jinja2.Environment:
     env = jinja2.Environment(
@@ -141,6 +157,7 @@ def environment() -> jinja2.Environment:
         heading_stop=heading_stop,
         distance=distance,
         inch_marks=inch_marks,
+        unbroken=unbroken,
     )
     return env
 

@@ -651,3 +651,30 @@ def test_para_bellum_tarot_action_cards_use_their_height():
         lowest.append(max(c["bottom"] for c in body) - trim[1])
     assert lowest and min(sizes) > 10, sizes
     assert max(lowest) > (120 - 12 - 9) * MM, [round(x / MM, 1) for x in lowest]
+
+
+def test_a_card_line_never_breaks_between_a_figure_and_its_word_or_inside_a_game_term():
+    """Issue 11 (a fifth fresh read): Fire cards broke 'heavy' / '+3' and 'light' / '+1' across lines, and Para
+    Bellum's 'Stand' / 'Ready!'. Card text binds a signed figure to the word before and after it, and a two-word
+    term ending in '!', with no-break spaces; read from relay-station's and bridge's card PDFs at every size, no line
+    ends with a cover level or 'at most' whose figure starts the next."""
+    from generator.rendering import unbroken
+
+    assert (
+        unbroken("cover: light +1, heavy +3; +1 each troop")
+        == "cover: light\u00a0+1, heavy\u00a0+3; +1\u00a0each troop"
+    )
+    assert unbroken("Run! · Stand Ready!") == "Run! · Stand\u00a0Ready!"
+    assert unbroken('2D6 beats 6" 58.3%') == '2D6 beats 6" 58.3%'
+    broken = []
+    for name in ("bridge", "relay-station"):
+        for size in ("poker", "mini", "tarot"):
+            with pdfplumber.open(io.BytesIO(sheet_pdf(name, size))) as pdf:
+                for page in pdf.pages:
+                    lines = [line["text"] for line in page.extract_text_lines()]
+                    broken += [
+                        (name, size, above, below)
+                        for above, below in zip(lines, lines[1:])
+                        if re.search(r"(light|medium|heavy|most)$", above) and re.match(r"[+\u2212]\d", below)
+                    ]
+    assert broken == []
