@@ -448,6 +448,21 @@ def test_a_figure_is_named_beside_its_teams_recovery_only_when_its_chance_differ
         assert "Mags" in others["Gate watch"]
 
 
+def test_a_rosters_other_figure_and_a_mini_hth_card_read_as_sentences(built):
+    """Issue 11 (a fifth fresh read): Relay Station's roster said "Mags (Elite) 58.3%, helped 72.2%" after the
+    team's "with leader, member or medic near", and the mini HTH card, its first line left out for room, opened
+    "Each rolls 2D6 ...". The roster says "with one near", and the mini card "In every fight each rolls"."""
+    pack, _ = built("relay-station")
+    text = " ".join(" ".join(page.extract_text() for page in PdfReader(pack).pages).split())
+    assert "Mags (Elite) 58.3%, with one near 72.2%" in text and ", helped " not in text
+    from generator.build import load
+
+    system = get("fireteam-tomorrow")
+    cards = system.cards(system.prepare(load("scenarios/relay-station.yaml"), 1), "mini")
+    (hth,) = [card["text"] for card in cards if card["type"] == "HTH"]
+    assert hth[0].startswith("In every fight each rolls 2D6 + armour level")
+
+
 def test_the_weapons_table_gives_each_weapons_hth_bonus_as_a_number(built):
     """Issue 11 (a third fresh read): the table's "HTH weapon" column said "yes" or nothing, so the Improvised
     weapon (class HTH, no bonus) read as an HTH weapon denied its +2. The column is "HTH bonus": the rule data's

@@ -115,7 +115,9 @@ def card_text(
         return [
             # a mini card's band and kind already say it is every side's HTH card: its rules need the room
             *([] if brief else ["Hand-to-hand (HTH): every fight on the table, every side."]),
-            f"Each rolls {rules.hth.dice}D6 + armour level{_weapon_bonus(rules, carried)}.",
+            # without that line the roll needs its subject ('Each rolls ...' opened the mini card)
+            f"{'In every fight each' if brief else 'Each'} rolls {rules.hth.dice}D6 + armour level"
+            f"{_weapon_bonus(rules, carried)}.",
             _hth_results(rules),
             rules.hth.hit_figure,
         ]
