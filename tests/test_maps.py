@@ -1045,6 +1045,21 @@ def test_fireteam_terrain_ends_at_the_tables_frame(path):
     assert svg.index("</g>", group) > svg.index(drawing.layers[-1])
 
 
+def test_a_line_that_leaves_the_table_runs_on_under_the_clip_to_end_square_along_the_frame():
+    """Issue 11 (a fifth fresh read): the bridge's River Kessel met the north edge on a slant, and its band's square
+    end left a wedge of bare table between the river and the frame. A line's end at the table's edge is drawn on
+    past it by the band's width, and the clip to the table squares it off along the frame: the river's drawn path
+    starts above the north edge and ends below the south one by more than half its width."""
+    svg = str(fireteam_map(SCENARIOS / "bridge.yaml").svg())
+    d = re.search(r'<path d="M([^"]+)" fill="none" stroke="#3b6f9e" stroke-width="([\d.]+)" stroke-linejoin', svg)
+    points = [tuple(map(float, p.split())) for p in d[1].split(" L")]
+    half = float(d[2]) / 2
+    assert points[0][1] < -half and points[-1][1] > 48 + half, (points[0], points[-1])
+    # an end inside the table is drawn where it ends (the wall's corner and ends)
+    wall = re.search(r'<path d="M([^"]+)" fill="none" stroke="#4a4034" stroke-width="1.1"', svg)
+    assert wall and wall[1].startswith("9 27") and wall[1].endswith("23 37")
+
+
 def _plates(svg: str) -> list[tuple[str, Box]]:
     """The label plates drawn on a Fireteam map: (fill, box)."""
     found = re.finditer(

@@ -141,8 +141,10 @@ class TableMap:
         fill, pattern = TERRAIN_STYLE.get(kind, ("#dddddd", None))
         stroke = "#4a4034"
         if shape == "line":
-            # linear terrain (roads, rivers, walls) drawn as a band of the given width
-            d = "M" + " L".join(f"{x:g} {y:g}" for x, y in coords)
+            # linear terrain (roads, rivers, walls) drawn as a band of the given width; an end at the table's edge
+            # runs on past it, so the clip squares it off along the frame (a slanting river's square end left a
+            # wedge of bare table at the edge)
+            d = "M" + " L".join(f"{x:g} {y:g}" for x, y in _run_off(coords, self.width, self.depth, width))
             edge = "#3b6f9e" if kind == "river" else stroke
             self.layers.append(
                 f'<path d="{d}" fill="none" stroke="{edge}" stroke-width="{width + 0.3:g}" stroke-linejoin="round" stroke-linecap="butt"/>'
@@ -364,6 +366,24 @@ class TableMap:
             f'<rect x="0" y="0" width="{W:g}" height="{D:g}" fill="#f7f5ee" stroke="#000" stroke-width="{FRAME:g}"/>'
             f"{body}{''.join(self.zones)}{''.join(self.stars)}{leaders}{labels}{''.join(ticks)}{edges}{legend}</svg>"
         )
+
+
+def _run_off(line, width: float, depth: float, run: float) -> list[tuple[float, float]]:
+    """The line with each end that lies on or beyond the table's edge carried `run` further along its last
+    segment: drawn under the table's clip, the band ends square along the frame."""
+    points = [tuple(map(float, point)) for point in line]
+    if len(points) < 2:
+        return points
+
+    def outward(end, before):
+        x, y = end
+        if 0 < x < width and 0 < y < depth:
+            return end  # ends inside the table: drawn where it ends
+        dx, dy = x - before[0], y - before[1]
+        length = math.hypot(dx, dy)
+        return end if length == 0 else (x + dx / length * run, y + dy / length * run)
+
+    return [outward(points[0], points[1]), *points[1:-1], outward(points[-1], points[-2])]
 
 
 def _flowed(widths: list[float], room: float) -> list[list[float]]:
