@@ -499,3 +499,14 @@ def test_a_roster_prints_its_chances_as_the_odds_page_does_centred_under_their_h
     assert len(figures) == 8
     for (left, right), figure in zip(sorted(heads), figures):
         assert abs((figure["x0"] + figure["x1"]) / 2 - (left + right) / 2) < 0.5 * 72 / 25.4, figure["text"]
+
+
+def test_a_firing_tables_target_keeps_its_quality_on_its_last_line(built):
+    """Issue 11 (a fifth fresh read): on A4, Relay Station's 'Warthog armoured car (MG or explosive only)' wrapped
+    and left its quality, 'Fair', alone on a line of the firing table. The name and its quality are joined by a
+    no-break space: no line of the pack is a quality alone."""
+    pack, _ = built("relay-station")
+    with pdfplumber.open(pack) as pdf:
+        lines = [line["text"].strip() for page in pdf.pages for line in page.extract_text_lines()]
+    assert "only) Fair" in " ".join(lines)
+    assert [line for line in lines if line in ("Poor", "Fair", "Good", "Elite")] == []
