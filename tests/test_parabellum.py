@@ -260,7 +260,8 @@ def test_unit_cards_say_which_actions_are_open_and_which_combinations_are_not():
     )
     assert cards["Shock Troops"]["rules"][-1] == "May Fire! and Charge! together (every weapon is Assault)."
     assert cards["Mortar Team"]["rules"][-1] == (
-        "May Fire! (Short) and Charge! together, not Fire! (Long) (Light mortar: not Assault)."
+        # a fifth fresh read: 'Fire! (Long) (Light mortar: not Assault)' stacked two brackets
+        "May Fire! (Short) and Charge! together, not Fire! (Long): Light mortar is not Assault."
     )
     assert any("Stand Ready! alone" in line for line in cards["Picket Section"]["rules"])
     actions = roster.unit_actions(RULES, [], plans.for_unit(plans.all_plans(RULES), [], RULES))

@@ -96,7 +96,9 @@ def fire_charge(rules: Rules, weapons: list, mine: list[plans.Plan]) -> str:
         return f"No {fire} and {charge} together{why}."
     open_names = " or ".join(form_name(rules, form) for form in with_charge)
     closed = " or ".join(form_name(rules, form) for form in usable if form not in with_charge)
-    return f"May {open_names} and {charge} together, not {closed}{why}."
+    # the reason as a clause, not a second bracket after the form's own ('Fire! (Long) (Light mortar: ...)')
+    verb = "is" if len(blockers) == 1 else "are"
+    return f"May {open_names} and {charge} together, not {closed}: {_names(blockers)} {verb} not {tag}."
 
 
 def unit_actions(rules: Rules, weapons: list, mine: list[plans.Plan]) -> dict:
