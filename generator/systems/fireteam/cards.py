@@ -7,6 +7,7 @@ import re
 from ...dice import nd
 from ...rendering import pct
 from .models import Rules
+from .odds import roll_beats_fixed
 from .roster import Unit, carried, figures
 
 # a mini card has no room for the Recovery card's morale beside its modifiers: it points to the rosters, which
@@ -83,7 +84,7 @@ def card_text(
                 ]
             return [f"Move {movement.vehicle_dice}D6 inches.", obstacles]
         rolled = nd(movement.dice)
-        beats = rolled.prob(lambda x: x > movement.fixed)
+        beats = roll_beats_fixed(rules)
         lines = [
             f'Each figure: {movement.dice}D6 inches, or {movement.fixed}" without rolling.',
             # what a player weighs before choosing: the odds page's movement note, on the card they hold

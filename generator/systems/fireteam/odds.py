@@ -152,6 +152,12 @@ def hth_table(rules: Rules) -> Table:
     )
 
 
+def roll_beats_fixed(rules: Rules) -> Fraction:
+    """How often a figure's movement roll goes farther than the distance it may take without rolling."""
+    movement = rules.movement
+    return nd(movement.dice).prob(lambda x: x > movement.fixed)
+
+
 def movement_table(rules: Rules, vehicles: bool = True) -> Table:
     """How far a figure (and, unless `vehicles` is false, a vehicle) moves: a battle without vehicles gets the
     figures' column alone, down to the farthest a figure can roll."""
@@ -161,7 +167,7 @@ def movement_table(rules: Rules, vehicles: bool = True) -> Table:
     rows = [{"inches": d, "figure": infantry.at_least(d), "vehicle": vehicle.at_least(d)} for d in range(2, top + 1)]
     if not vehicles:
         rows = [{"inches": row["inches"], "figure": row["figure"]} for row in rows]
-    beats = infantry.prob(lambda x: x > movement.fixed)
+    beats = roll_beats_fixed(rules)
     columns = [Column("inches", "Inches", "int"), Column("figure", f"Figure {movement.dice}D6")]
     if vehicles:
         columns.append(Column("vehicle", f"Vehicle {movement.vehicle_dice}D6"))

@@ -88,7 +88,7 @@ def plan_table(rules: Rules, every: list[plans.Plan]) -> list[dict]:
         elif len(steps) > 1:
             when.append("in any order")
         if orders[0].fire_and_charge:
-            when.append(f"only if every weapon fired is {rule.tag.capitalize()}")
+            when.append(f"only if every weapon fired is {tag_label(rule.tag)}")
         groups[cost].append({"actions": [form_name(rules, rules.action(step)) for step in steps], "when": when})
     return [{"points": n, "rows": rows} for n, rows in groups.items() if rows]
 

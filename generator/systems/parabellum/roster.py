@@ -77,7 +77,7 @@ def fire_charge(rules: Rules, weapons: list, mine: list[plans.Plan]) -> str:
     rule = rules.fire_and_charge
     fire = next(action.name for action in rules.actions if action.action == rule.fire)
     charge = next(action.name for action in rules.actions if action.action == rule.charge)
-    tag = rule.tag.capitalize()
+    tag = tag_label(rule.tag)
     forms = [action for action in rules.actions if action.action == rule.fire]
     taken = {step for plan in mine for step in plan.steps}
     usable = [form for form in forms if form.id in taken]
