@@ -262,7 +262,7 @@ def test_a_move_card_reads_the_rule_data_and_gives_the_chance_a_roll_beats_the_f
     team, jump, vehicle = moves(SYSTEM)
     assert team == [
         'Each figure: 2D6 inches, or 6" without rolling.',
-        'Rolling goes farther than 6" 58.3% of the time (7" on average).',
+        'Rolling goes farther than 6" in 58.3% of rolls, 7" on average.',
         'Linear obstacle \u22122"; rough ground costs double.',
     ]
     assert 'Jump packs: up to 24" instead' in jump[2] and vehicle[0].startswith("Move 3D6 inches")
@@ -279,7 +279,7 @@ def test_a_move_card_reads_the_rule_data_and_gives_the_chance_a_roll_beats_the_f
     # 2D6 beats 5 on 6 or more: 26/36
     assert team[:2] == [
         'Each figure: 2D6 inches, or 5" without rolling.',
-        'Rolling goes farther than 5" 72.2% of the time (7" on average).',
+        'Rolling goes farther than 5" in 72.2% of rolls, 7" on average.',
     ]
     assert team[2] == 'Linear obstacle \u22123"; rough ground costs double.' and 'up to 20" instead' in jump[2]
 

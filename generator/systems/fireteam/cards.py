@@ -88,7 +88,7 @@ def card_text(
         lines = [
             f'Each figure: {movement.dice}D6 inches, or {movement.fixed}" without rolling.',
             # what a player weighs before choosing: the odds page's movement note, on the card they hold
-            f'Rolling goes farther than {movement.fixed}" {pct(beats)} of the time ({float(rolled.mean()):g}" on average).',
+            f'Rolling goes farther than {movement.fixed}" in {pct(beats)} of rolls, {float(rolled.mean()):g}" on average.',
             obstacles,
         ]
         if card["jump_packs"]:
