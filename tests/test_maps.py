@@ -861,6 +861,31 @@ def _whole(ratio: float) -> bool:
 
 
 @pytest.mark.parametrize("path", examples(MORSCHAUSER), ids=lambda p: p.stem)
+def test_no_label_or_mark_is_printed_over_part_of_a_tree(path):
+    """weissach-bridge's 'Hornwald' and hill-112's 'Bois de Baron' covered the top row of their woods' trees, halves
+    of circles peeping out under the name: on every Morschauser example map no placed label, objective star or
+    facing arrow covers any part of a tree drawn (a name stands in a clearing), and every woods square keeps
+    most of its trees."""
+    drawing = grid_map(path)
+    svg = str(drawing.svg())
+    trees = [
+        Box(float(x) - float(r), float(y) - float(r), float(x) + float(r), float(y) + float(r))
+        for x, y, r in re.findall(r'<circle class="tree" cx="([\d.]+)" cy="([\d.]+)" r="([\d.]+)"', svg)
+    ]
+    assert trees
+    marks = [(p.label.text, p.box) for p in drawing.placement.placed]
+    marks += [(kind, box) for kind, box in drawing.placement.obstacles if kind in ("objective", "facing arrow")]
+    assert [name for name, box in marks for tree in trees if box.overlap(tree) > 1e-6] == []
+    woods = {
+        square for square, cell in battlefield.terrain_map(GridScenario.of(load(path))).items() if "woods" in cell.kinds
+    }
+    S = drawing.S
+    for col, row in woods:
+        square = Box(col * S, row * S, (col + 1) * S, (row + 1) * S)
+        assert sum(tree.inside(square) for tree in trees) >= 5, (col, row)
+
+
+@pytest.mark.parametrize("path", examples(MORSCHAUSER), ids=lambda p: p.stem)
 def test_no_tree_house_or_pattern_tile_is_cut_at_a_squares_edge(path):
     """Every pattern a grid map fills a square's area (or a bridge's deck) with starts at that area's own corner
     and fits a whole number of tiles across and down it, so no tile is cut at its far edge, whether the renderer

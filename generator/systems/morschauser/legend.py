@@ -50,7 +50,7 @@ def swatch_uri(key: str) -> str:
     body = (
         f'<svg xmlns="http://www.w3.org/2000/svg" viewBox="-0.5 -0.5 11 11" width="22" height="22">'
         f'<defs>{PATTERN_DEFS}</defs><rect x="0" y="0" width="10" height="10" fill="{HILL_FILLS[0]}" stroke="#555" stroke-width="0.2"/>'
-        f"{hill_squares(one.levels, one.S)}{''.join(one.areas)}{''.join(drawn for _, drawn in one.houses)}{''.join(one.paths)}{''.join(one.overlays)}"
+        f"{hill_squares(one.levels, one.S)}{''.join(one.areas)}{''.join(drawn for _, drawn in one.trees + one.houses)}{''.join(one.paths)}{''.join(one.overlays)}"
         f"{swatch_level_marks(one.levels, one.S)}</svg>"
     )
     return data_uri(body)

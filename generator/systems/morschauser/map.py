@@ -81,6 +81,8 @@ class GridMap:
         self.pending: list[tuple[int, Label]] = []
         self.pending_units: list[tuple] = []  # (col, row, glyph, colour, shape, facing, code), placed in place_labels
         self.houses: list[tuple[Box, str]] = []  # each house's footprint: an obstacle, dropped where a unit stands
+        # each tree's square: no obstacle (a name may stand in a wood), dropped where a label or mark covers it
+        self.trees: list[tuple[Box, str]] = []
 
     # --- geometry ------------------------------------------------------------------------
     def size_mm(self) -> tuple[float, float]:
@@ -136,9 +138,13 @@ class GridMap:
             for j in range(SLOTS):
                 cx, cy = x + inset + (i + 0.5) * slot, y + inset + (j + 0.5) * slot
                 if kind == "woods":
-                    self.areas.append(
-                        f'<circle class="tree" cx="{cx:.3f}" cy="{cy:.3f}" r="{slot * 0.36:.3f}" fill="#7fa862" '
-                        f'stroke="#2f4a20" stroke-width="0.22"/>'
+                    r = slot * 0.36
+                    self.trees.append(
+                        (
+                            Box.centred(cx, cy, 2 * r, 2 * r),
+                            f'<circle class="tree" cx="{cx:.3f}" cy="{cy:.3f}" r="{r:.3f}" fill="#7fa862" '
+                            f'stroke="#2f4a20" stroke-width="0.22"/>',
+                        )
                     )
                 elif kind == "town":
                     house = Box.centred(cx, cy, slot * 0.72, slot * 0.58)
@@ -560,6 +566,7 @@ class GridMap:
             self._clear_houses()
             for _, label in sorted(self.pending, key=lambda item: item[0]):
                 self.placement.place(label)
+            self._clear_trees()
         return self.placement.placed
 
     def _clear_houses(self) -> None:
@@ -572,6 +579,16 @@ class GridMap:
         cleared = {house for house, _ in self.houses if any(house.grown(gap).overlap(box) > 0 for box in taken)}
         self.houses = [(house, drawn) for house, drawn in self.houses if house not in cleared]
         self.placement.unblock(BUILDING, cleared)
+
+    def _clear_trees(self) -> None:
+        """Drop every tree that a label, a leader's end or a mark (an arrow or star) covers: a wood's name stands in
+        a clearing of whole trees, not over halves of them ('Hornwald' covered the top row of its wood)."""
+        taken = [box for kind, box in self.placement.obstacles if kind in (OBJECTIVE, "facing arrow")]
+        taken += [p.box for p in self.placement.placed]
+        gap = self.placement.gap / 2
+        self.trees = [
+            (tree, drawn) for tree, drawn in self.trees if not any(tree.grown(gap).overlap(box) > 0 for box in taken)
+        ]
 
     def _labels_svg(self) -> str:
         out = []
@@ -589,7 +606,7 @@ class GridMap:
     # --- drawing ----------------------------------------------------------------------------
     def svg(self) -> Markup:
         labels = self._labels_svg()
-        houses = "".join(drawn for _, drawn in self.houses)
+        houses = "".join(drawn for _, drawn in self.trees + self.houses)
         m = self.margin
         W, H = self.columns * self.S, self.rows * self.S
         vw, vh = self.view_size()
