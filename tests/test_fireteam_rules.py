@@ -181,7 +181,10 @@ def test_the_fire_and_recovery_cards_print_every_modifier_from_the_rule_data(tmp
         return team, guard, vehicle, recovery
 
     team, guard, vehicle, recovery = fire_and_recovery(SYSTEM)
-    assert team[0] == "Firer and target each roll 2D6: HIT if the firer's total is greater (12 against 2 always HITs)."
+    # a later fresh read: '(12 against 2 always HITs)' read as two totals compared
+    assert team[0] == (
+        "Firer and target each roll 2D6: HIT if the firer's total is greater; a 12 rolled against a 2 always HITs."
+    )
     assert team[1] == 'Firer: +1 leader within 9"; +1 each troop quality better than the target.'
     assert team[2] == (
         'Target: +1 each friendly within 12" that can see the firer, at most +3; cover: light +1, medium +2, '
@@ -189,7 +192,8 @@ def test_the_fire_and_recovery_cards_print_every_modifier_from_the_rule_data(tmp
     )
     # a second fresh read: the Fire card gave the vehicle's armour but not that only an MG or explosive harms it,
     # and printed it on the cards of a side with no enemy vehicle
-    assert team[3] == "A vehicle: +2 vehicle armour; only an MG or explosive harms it." and len(team) == 4
+    # and 'A vehicle: +2 vehicle armour' did not say it is the armour of the vehicle fired at
+    assert team[3] == "Against a vehicle: +2 vehicle armour; only an MG or explosive harms it." and len(team) == 4
     assert guard == team[:3]
     assert vehicle[0] == "Each weapon fires, at its crew's quality." and vehicle[1:] == guard
     assert recovery[1] == (

@@ -105,12 +105,19 @@ def card_text(
         armour = [_modifier(m, rules) for m in fire.defender if m.vehicles_only]
         return [
             *(["Each weapon fires, at its crew's quality."] if card["vehicle"] else []),
-            f"Firer and target each roll {fire.dice}D6: HIT if the firer's total is greater ({hits.attacker_natural} "
-            f"against {hits.defender_natural} always HITs).",
+            # '(12 against 2 always HITs)' read as two totals compared, the very thing the modifiers cannot overturn;
+            # a mini card says who rolls in fewer words to make room
+            f"{'Each rolls' if brief else 'Firer and target each roll'} {fire.dice}D6: HIT if the firer's total is "
+            f"greater; a {hits.attacker_natural} rolled against a {hits.defender_natural} always HITs.",
             "Firer: " + "; ".join(_modifier(m, rules) for m in fire.attacker) + ".",
             "Target: " + "; ".join(_modifier(m, rules) for m in fire.defender if not m.vehicles_only) + ".",
             # seed 001: "nothing but an MG or a weapon with an explosive device can have any effect" on a vehicle
-            *([f"A vehicle: {'; '.join(armour)}; only an MG or explosive harms it."] if vehicles and armour else []),
+            # 'A vehicle: +2 vehicle armour' left the reader to guess whose roll gains it
+            *(
+                [f"Against a vehicle: {'; '.join(armour)}; only an MG or explosive harms it."]
+                if vehicles and armour
+                else []
+            ),
         ]
     if card["type"] == "HTH":
         return [
