@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import re
+
 from ...distances import distance, inch_marks
 from . import odds
 from .models import Rules
@@ -36,6 +38,7 @@ def pack_data(rules: Rules, prepared, tables: list, leaves_out: frozenset[str]) 
         "source": rules.source,
         "team_withdraw_at": rules.morale.team_withdraw_at,
         "hth_rule": _hth_rule(rules),
+        "recovery_help": _recovery_help(rules),
         "hth_bonus": rules.hth.weapon_bonus,  # the weapons table's HTH bonus column: +2 or none, not "yes" or blank
         "left_out": _left_out(rules),
         "vehicle_rules": {
@@ -196,6 +199,15 @@ def _figure_rows(rules: Rules, team, weapons: dict, armour_level: int) -> list[d
             }
         )
     return rows
+
+
+def _recovery_help(rules: Rules) -> str:
+    """Who helps a HIT figure recover, and from how near, in the rule data's words without their asides: 'leader
+    within 6", group member within 3" or medic within 3"' (the rosters said 'leader, member or medic near', the
+    distances left to the Recovery card)."""
+    names = [re.sub(r"\s*\([^()]*\)$", "", bonus.name) for bonus in rules.recovery.one_of]
+    names = [name[:1].lower() + name[1:] for name in names]
+    return names[0] if len(names) == 1 else ", ".join(names[:-1]) + " or " + names[-1]
 
 
 def _recovery(rules: Rules, armour: str, quality: str) -> dict:
