@@ -678,3 +678,27 @@ def test_a_card_line_never_breaks_between_a_figure_and_its_word_or_inside_a_game
                         if re.search(r"(light|medium|heavy|most)$", above) and re.match(r"[+\u2212]\d", below)
                     ]
     assert broken == []
+
+
+@pytest.mark.parametrize("size", ["poker", "mini", "tarot"])
+@pytest.mark.parametrize("name", ["warspike-hold-the-ford", "warspike-bridge-race"])
+def test_warspike_cards_of_one_kind_print_their_text_at_one_size(name, size):
+    """Issue 11 (a fresh read): the Instigator and Retaliator markers, a pair always printed together, set their
+    rules at two sizes (hold-the-ford tarot 11.2 and 10.2 pt), as did the unit cards' Action and Reaction lists
+    and the option cards' rules, each fitted alone. Read from the PDF: every word of the two markers' rules at
+    one size, every unit card's 'one a turn:' at one size, every option card's 'Block:' at one size."""
+    markers: list[set] = []
+    turn, block = set(), set()
+    for _, _trim, chars, _ in front_cards(name, size, "a4", False):
+        largest = max(c["size"] for c in chars)
+        kind = [c for c in chars if c["size"] > largest - 0.01]  # a marker's role is its largest word
+        if "".join(c["text"] for c in kind).strip() in ("INSTIGATOR", "RETALIATOR"):
+            under = max(c["bottom"] for c in kind)
+            foot = max(c["top"] for c in chars)
+            markers.append({round(c["size"], 2) for c in chars if under < c["top"] < foot - 1 and c["text"].strip()})
+        words = pdfplumber.utils.extract_words(chars, extra_attrs=["size"])
+        turn |= {round(w["size"], 2) for w in words if w["text"] == "turn:"}
+        block |= {round(w["size"], 2) for w in words if w["text"] == "Block:"}
+    assert len(markers) == 2 and all(markers), markers
+    assert len(markers[0] | markers[1]) == 1, markers
+    assert len(turn) == 1 and len(block) == 1, (turn, block)
