@@ -702,3 +702,38 @@ def test_warspike_cards_of_one_kind_print_their_text_at_one_size(name, size):
     assert len(markers) == 2 and all(markers), markers
     assert len(markers[0] | markers[1]) == 1, markers
     assert len(turn) == 1 and len(block) == 1, (turn, block)
+
+
+@pytest.mark.parametrize("size", ["poker", "mini", "tarot"])
+def test_warspike_stat_names_stand_on_one_line_clear_of_their_cells_lines(size):
+    """Issue 11 (a fresh read): on a mini card the four stats across left 'Troops' and 'Mentality' within 0.7 pt
+    of their cells' lines and broke 'Move rate' onto two lines. Every stat's name prints on one line, at least
+    0.5 mm from any vertical line of the card beside it, read from the PDF."""
+    clear = 0.5 * MM
+    for _, trim, chars, _ in front_cards("warspike-hold-the-ford", size, "a4", False):
+        words = pdfplumber.utils.extract_words(chars, extra_attrs=["size"])
+        firsts = {}  # each name's first word: 'Stature' comes again in the move box's sum
+        for w, after in zip(words, [*words[1:], None]):
+            if w["text"] in ("Troops", "Stature", "Mentality") or (w["text"], after and after["text"]) == (
+                "Move",
+                "rate",
+            ):
+                firsts.setdefault(w["text"], w)
+        names = list(firsts.values())
+        if not names:
+            continue
+        assert len(names) == 4, [w["text"] for w in words]
+        move = next(w for w in words if w["text"] == "rate")
+        assert any(abs(move["bottom"] - w["bottom"]) < 0.5 for w in names if w["text"] == "Move")
+        with pdfplumber.open(io.BytesIO(sheet_pdf("warspike-hold-the-ford", size))) as pdf:
+            edges = [
+                e
+                for page in pdf.pages[:1]
+                for e in page.edges
+                if e["orientation"] == "v" and trim[0] <= e["x0"] <= trim[2] and trim[1] <= e["top"] <= trim[3]
+            ]
+        for w in names + [move]:
+            beside = [e for e in edges if e["top"] < w["bottom"] and e["bottom"] > w["top"]]
+            gaps = [min(abs(e["x0"] - w["x0"]), abs(e["x0"] - w["x1"])) for e in beside]
+            assert not gaps or min(gaps) >= clear, (w["text"], round(min(gaps) / MM, 2))
+        break  # the first unit card: every unit card is set alike
