@@ -636,21 +636,29 @@ def test_para_bellum_tarot_unit_cards_are_fitted_to_their_height_at_one_size():
         assert min(lowest) < 12 * MM, (name, [round(x / MM, 1) for x in lowest])
 
 
-def test_para_bellum_tarot_action_cards_use_their_height():
-    """Issue 11 (a fresh read of the tarot sheets): Para Bellum's action cards set their rules at 9 pt and left
-    two thirds of a 120 mm card blank. The rules are fitted as one group from a larger size: every action card's
-    rules print at one size over 10 pt, and the fullest card's text runs to within 12 mm of its foot."""
+@pytest.mark.parametrize("size, room_mm", [("poker", 5), ("mini", 5), ("tarot", 12)])
+def test_para_bellum_action_cards_use_their_height(size, room_mm):
+    """Issue 11 (fresh reads of the card sheets): Para Bellum's action cards set their rules at 9 pt and left two
+    thirds of a 120 mm tarot card blank; poker and mini cards, set at 7.5 and 7 pt, left the fullest of them (Fire!)
+    a fifth blank and Move! half. The rules are fitted as one group from a larger size on every card size: every
+    action card's rules print at one size, and the fullest card's text runs to within `room_mm` of its foot."""
     sizes, lowest = set(), []
-    for _, trim, chars, _ in front_cards("vesta-relay", "tarot", "a4", False):
+    for _, _trim, chars, _ in front_cards("vesta-relay", size, "a4", False):
         if "action card" not in "".join(c["text"] for c in chars):
             continue
-        body = [
-            c for c in chars if c["top"] > trim[1] + 45 * MM and c["bottom"] < trim[3] - 9 * MM and c["text"].strip()
-        ]
-        sizes |= {round(c["size"], 2) for c in body if "Bold" not in c["fontname"] and "Italic" not in c["fontname"]}
-        lowest.append(max(c["bottom"] for c in body) - trim[1])
-    assert lowest and min(sizes) > 10, sizes
-    assert max(lowest) > (120 - 12 - 9) * MM, [round(x / MM, 1) for x in lowest]
+        name = max(c["size"] for c in chars)
+        under = max(c["bottom"] for c in chars if c["size"] > name - 0.01)  # the action's name
+        foot = max(c["top"] for c in chars)  # 'Para Bellum · action card'
+        body = [c for c in chars if under < c["top"] and c["bottom"] < foot - 1 and c["text"].strip()]
+        # the rules' size: the smallest of the card's upright text (its cost line is set larger)
+        sizes.add(
+            min(round(c["size"], 2) for c in body if "Bold" not in c["fontname"] and "Italic" not in c["fontname"])
+        )
+        lowest.append(foot - max(c["bottom"] for c in body))
+    assert lowest and len(sizes) == 1 and min(sizes) >= 7, sizes
+    if size == "tarot":
+        assert min(sizes) > 10, sizes
+    assert min(lowest) < room_mm * MM, [round(x / MM, 1) for x in lowest]
 
 
 def test_a_card_line_never_breaks_between_a_figure_and_its_word_or_inside_a_game_term():
