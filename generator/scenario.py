@@ -242,8 +242,9 @@ def _later(doc: Document) -> Problem:
         0,
         0,
         "",
-        "the checks across keys (squares on the grid, names that refer to each other, sizes and limits) run once "
-        "the problems above are fixed",
+        # a new user's Para Bellum scenario was told of 'squares on the grid', which only Morschauser has
+        "the checks that compare one key with another (names that refer to each other, sizes and limits, places "
+        "on the table) run once the problems above are fixed",
         notice=True,
     )
 

@@ -40,14 +40,28 @@ def shown(value: Any) -> str:
     return text if len(text) <= 40 else text[:37] + "...'"
 
 
-def suggest(name: str, choices: Iterable[str]) -> str:
-    """' (did you mean 'Elite'?)' when a close choice exists, else ''."""
+def closest(name: str, choices: Iterable[str]) -> str | None:
+    """The choice `name` most likely misspells ('Elite' for 'elite', 'movement' for 'movment'), or None."""
     choices = [str(c) for c in choices]
     lowered = {c.lower(): c for c in choices}
     if str(name).lower() in lowered:
-        return f" (did you mean {lowered[str(name).lower()]!r}?)"
+        return lowered[str(name).lower()]
     close = difflib.get_close_matches(str(name), choices, n=1, cutoff=0.6)
-    return f" (did you mean {close[0]!r}?)" if close else ""
+    return close[0] if close else None
+
+
+def suggest(name: str, choices: Iterable[str]) -> str:
+    """' (did you mean 'Elite'?)' when a close choice exists, else ''."""
+    match = closest(name, choices)
+    return f" (did you mean {match!r}?)" if match is not None else ""
+
+
+def lower_first(text: str) -> str:
+    """A sentence's first letter in lower case, to follow a bracket: 'Movement Value ...' -> 'movement Value ...';
+    a name inside it keeps its capitals (Move!, Charge!), and so does a first word in capitals (HQ, HTH)."""
+    if len(text) > 1 and text[1].isupper():
+        return text
+    return text[:1].lower() + text[1:]
 
 
 _SENTENCE_END = re.compile(r"(?<!\be\.g)(?<!\bi\.e)\.(?=\s|$)")
@@ -305,11 +319,13 @@ class Record(Spec):
             return self.wrong(value, path, checker)
         names = [k.name for k in self.keys]
         clean = True
+        misspelt = set()  # keys an unknown key is taken to misspell: told once, at the misspelling
         for key in value:
             if key not in names:
                 checker.report(
                     path + (key,), f"unknown key {key!r}{suggest(key, names)}; expected {one_of(names)}", key=True
                 )
+                misspelt.add(closest(key, names))
                 clean = False
         out = {}
         for k in self.keys:
@@ -322,7 +338,9 @@ class Record(Spec):
                 checker.report(path + (k.name,), f"expected {k.spec.expected()} (got nothing)")
                 clean = False
             elif k.required:
-                checker.report(path, f"missing key {k.name!r} ({first_sentence(k.doc).lower()})")
+                # 'movment: 6' was two problems, the typo and a 'missing key movement' at the unit's first line
+                if k.name not in misspelt:
+                    checker.report(path, f"missing key {k.name!r} ({lower_first(first_sentence(k.doc))})")
                 clean = False
             else:
                 out[k.name] = k.default

@@ -18,7 +18,8 @@ def test_a_missing_keys_hint_is_its_first_sentence_whole():
     checker = Checker(doc)
     spec.check({}, (), checker)
     (problem,) = checker.problems
-    assert "missing key 'season' (the season or campaign, e.g. autumn 2026)" in problem.message
+    # only its first letter is lowered: 'Autumn', like a rule's 'Move!', keeps its capital
+    assert "missing key 'season' (the season or campaign, e.g. Autumn 2026)" in problem.message
 
 
 def test_first_sentence_keeps_abbreviations_and_decimals():
@@ -51,14 +52,14 @@ def test_a_file_with_a_wrong_key_says_the_cross_checks_are_still_to_run(muster, 
     first = muster("validate", path)
     lines = first.err.splitlines()
     assert first.code == 1 and "(got 'infantri')" in lines[0]
-    assert lines[1] == f"{path}: the checks across keys (squares on the grid, names that refer to each other, " + (
-        "sizes and limits) run once the problems above are fixed"
+    assert lines[1] == f"{path}: the checks that compare one key with another (names that refer to each other, " + (
+        "sizes and limits, places on the table) run once the problems above are fixed"
     )
     assert lines[2:] == ["muster: 1 problem"]
     path.write_text(text.replace("infantri", "infantry"), encoding="utf-8")
     second = muster("validate", path)
     assert second.code == 1 and "square Z99 is off the 12 x 10 grid" in second.err
-    assert "checks across keys" not in second.err
+    assert "checks that compare one key" not in second.err
 
 
 def test_a_refused_picture_and_a_square_off_the_grid_are_both_reported(muster, tmp_path):
@@ -72,7 +73,7 @@ def test_a_refused_picture_and_a_square_off_the_grid_are_both_reported(muster, t
     result = muster("validate", path)
     assert result.code == 1
     assert "picture '../hill.png' refuse" in result.err and "square Z99 is off the 12 x 10 grid" in result.err
-    assert "checks across keys" not in result.err and result.err.endswith("muster: 2 problems\n")
+    assert "checks that compare one key" not in result.err and result.err.endswith("muster: 2 problems\n")
 
 
 def _hill_with(tmp_path, *edits: tuple[str, str]):
@@ -200,3 +201,23 @@ def test_the_notices_of_files_whose_problems_were_all_cut_are_cut_with_them(must
     notices = [line for line in lines if "run once the problems above are fixed" in line]
     assert len(notices) == len(shown_files) and {line.split(":", 1)[0] for line in notices} == shown_files
     assert len(lines) <= 100 + len(shown_files) + 2, len(lines)
+
+
+def test_a_misspelt_required_key_is_one_problem_at_the_misspelling(muster, tmp_path):
+    """A new user's trial: `movment: 6` in a Para Bellum unit was two problems, the unknown key and a 'missing key
+    movement' at the unit's first line; and the hint of a missing key printed the rules' names in lower case
+    ('move! and charge! go this far'), and its closing note spoke of 'squares on the grid' to a game with none."""
+    text = (SCENARIOS / "vesta-relay.yaml").read_text(encoding="utf-8")
+    typo = tmp_path / "typo.yaml"
+    typo.write_text(text.replace("        movement: 6\n", "        movment: 6\n", 1), encoding="utf-8")
+    result = muster("validate", typo)
+    assert result.code == 1 and "Traceback" not in result.err
+    line = next(n for n, row in enumerate(typo.read_text().splitlines(), 1) if row == "        movment: 6")
+    assert f"{typo}:{line}:9: " in result.err and "did you mean 'movement'?" in result.err
+    assert "missing key 'movement'" not in result.err and "1 problem" in result.err
+    assert "grid" not in result.err
+    gone = tmp_path / "gone.yaml"
+    gone.write_text(text.replace("        movement: 6\n", "", 1), encoding="utf-8")
+    result = muster("validate", gone)
+    assert result.code == 1
+    assert "missing key 'movement' (movement Value in inches: Move! and Charge! go this far, Run! twice" in result.err
