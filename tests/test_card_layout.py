@@ -358,3 +358,15 @@ def test_a_backs_colour_runs_past_the_outer_trims_of_a_home_print_sheet(size, bl
     assert all(sum(abs(a - b) for a, b in zip(pixel, ground)) < 30 for pixel in inside), (inside, ground)
     beyond = [colour(left - reach - 1.5, middle_y), colour(right + reach + 1.5, middle_y)]
     assert all(pixel == (255, 255, 255) for pixel in beyond), beyond
+
+
+@pytest.mark.parametrize("size", ["poker", "mini"])
+def test_a_morschauser_unit_card_names_its_starting_square_as_a_square(size):
+    """A second fresh read: weissach-bridge's mini Panzer II card said 'A5 AFV (turreted): starts in A5 facing
+    east', its map code and its square alike. Every unit card says 'starts in square ...', read from the PDF."""
+    from test_card_fit import front_cards
+
+    starts = []
+    for _, _trim, chars, _ in front_cards("weissach-bridge", size, "a4", False):  # card by card: columns interleave
+        starts += re.findall(r"tarts in (\S+)", " ".join(pdfplumber.utils.extract_text(chars).split()))
+    assert len(starts) >= 10 and set(starts) == {"square"}, starts

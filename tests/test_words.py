@@ -94,6 +94,20 @@ def test_a_one_or_two_row_table_is_a_sentence(built):
     assert "The coin shows" not in warspike and "Heads: 50.0%" not in warspike
 
 
+def _faint(pdf) -> list:
+    """Each page's small text lighter than near black: (page, size, grey, character)."""
+    found = []
+    for number, page in enumerate(pdf.pages, 1):
+        for char in page.chars:
+            colour = char.get("non_stroking_color") or ()
+            if char["size"] >= SMALL_POINTS or not char["text"].strip() or len(colour) not in (1, 3):
+                continue
+            grey = colour[0] if len(colour) == 1 else sum(colour) / 3
+            if max(colour) - min(colour) < 0.02 and DARKEST_FAINT_GREY < grey < 0.75:
+                found.append((number, round(char["size"], 1), round(grey, 2), char["text"]))
+    return found
+
+
 @pytest.mark.parametrize("name", EXAMPLES)
 def test_no_small_text_is_faint_grey(name, built):
     """Text under 7.5 pt that a player must read is near black (#262626 or darker), never grey: a fresh read found
@@ -101,16 +115,21 @@ def test_no_small_text_is_faint_grey(name, built):
     stat labels in #333."""
     for pdf_path in built(name):
         with pdfplumber.open(pdf_path) as pdf:
-            for number, page in enumerate(pdf.pages, 1):
-                faint = set()
-                for char in page.chars:
-                    colour = char.get("non_stroking_color") or ()
-                    if char["size"] >= SMALL_POINTS or not char["text"].strip() or len(colour) not in (1, 3):
-                        continue
-                    grey = colour[0] if len(colour) == 1 else sum(colour) / 3
-                    if max(colour) - min(colour) < 0.02 and DARKEST_FAINT_GREY < grey < 0.75:
-                        faint.add((round(char["size"], 1), round(grey, 2), char["text"]))
-                assert not faint, f"{pdf_path.name} p.{number}: faint small text {sorted(faint)[:12]}"
+            faint = _faint(pdf)
+        assert not faint, f"{pdf_path.name}: faint small text {sorted(set(faint))[:12]}"
+
+
+@pytest.mark.parametrize("name", ["relay-station", "warspike-hold-the-ford", "vesta-relay", "weissach-bridge"])
+def test_no_small_text_on_a_mini_card_is_faint_grey(name):
+    """A second fresh read: on mini cards, where text shrinks to 7 pt, WarSpike's 'Reaction only, one a turn' and
+    Fireteam's 'TEAM CARD' printed in #333 and #444 (at 7.5 pt on poker cards they passed)."""
+    import io
+
+    from test_card_fit import sheet_pdf
+
+    with pdfplumber.open(io.BytesIO(sheet_pdf(name, "mini"))) as pdf:
+        faint = _faint(pdf)
+    assert not faint, sorted(set(faint))[:12]
 
 
 @pytest.mark.parametrize("system_id", known())
