@@ -166,13 +166,14 @@ def boxed_width(text: str, size: float, bold: bool = False) -> float:
 def boxed_text(
     x: float, baseline: float, text: str, size: float, anchor: str, weight: str, style: str = "normal"
 ) -> str:
-    """Text on a white box, so it reads over any terrain (WeasyPrint ignores paint-order halos)."""
+    """Text on an opaque white box, so it reads over any terrain (WeasyPrint ignores paint-order halos); a box a
+    tenth see-through let a fortification's zigzag show faintly inside Weissach's B1."""
     size = round(size, 2)
     w = boxed_width(text, size, weight == "bold")
     left = x - (w / 2 if anchor == "middle" else 0)
     box = (
         f'<rect x="{left:.2f}" y="{baseline - size * 0.95:.2f}" width="{w:.2f}" height="{size * 1.2:.2f}" rx="{size * 0.2:.2f}" '
-        f'fill="#ffffff" fill-opacity="0.9" stroke="#555" stroke-width="0.1"/>'
+        f'fill="#ffffff" stroke="#555" stroke-width="0.1"/>'
     )
     tx = left + size * 0.2 if anchor != "middle" else x
     return (

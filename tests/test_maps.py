@@ -861,6 +861,15 @@ def _whole(ratio: float) -> bool:
 
 
 @pytest.mark.parametrize("path", examples(MORSCHAUSER), ids=lambda p: p.stem)
+def test_a_labels_box_hides_what_lies_under_it(path):
+    """A second fresh read: Weissach's B1 code box was a tenth see-through, the fortification's zigzag showing
+    faintly inside it. Every label's white box on a Morschauser map is opaque."""
+    svg = str(grid_map(path).svg())
+    boxes = re.findall(r'<rect [^>]*fill="#ffffff"[^>]*stroke="#555"[^>]*/>', svg)
+    assert boxes and not [box for box in boxes if "opacity" in box]
+
+
+@pytest.mark.parametrize("path", examples(MORSCHAUSER), ids=lambda p: p.stem)
 def test_no_label_or_mark_is_printed_over_part_of_a_tree(path):
     """weissach-bridge's 'Hornwald' and hill-112's 'Bois de Baron' covered the top row of their woods' trees, halves
     of circles peeping out under the name: on every Morschauser example map no placed label, objective star or
