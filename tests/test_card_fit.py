@@ -514,15 +514,14 @@ def test_a_side_name_that_fits_no_card_is_told_to_shorten_it_alone(muster, tmp_p
 def test_every_card_of_one_kind_prints_its_rules_at_one_size(name, size):
     """Issue 11 (a third fresh read): on one deck's Fire cards the rules printed at two sizes (the Marines' cards,
     with the line for facing a vehicle, shrank; the Syndicate's did not). Texts of one fit group end at the
-    smallest size any of them needed: every Fire card's "Firer and target ..." is one size, read from the PDF."""
+    smallest size any of them needed: every Fire card's "... HIT if the firer's total ..." is one size, read from the
+    PDF (a mini card opens "Each rolls 2D6", not "Firer and target")."""
     sizes = set()
     with pdfplumber.open(io.BytesIO(sheet_pdf(name, size))) as pdf:
         for page in pdf.pages:
             words = page.extract_words(extra_attrs=["size"])
             sizes |= {
-                round(w["size"], 2)
-                for w, after in zip(words, words[1:])
-                if (w["text"], after["text"]) == ("Firer", "and")
+                round(w["size"], 2) for w, after in zip(words, words[1:]) if (w["text"], after["text"]) == ("HIT", "if")
             }
     assert len(sizes) == 1, sizes
 
