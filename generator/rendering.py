@@ -13,7 +13,7 @@ import markupsafe
 
 from .distances import distance, inch_marks
 from .markup import curl_quotes, inline
-from .tables import frac_str
+from .tables import frac_str, in_columns
 
 # Muster's own code, and its templates, print CSS and assets. templates/ ships as the package
 # generator.templates (pyproject.toml): a wheel holds it in generator/templates/, an editable install maps
@@ -158,6 +158,7 @@ def environment() -> jinja2.Environment:
         distance=distance,
         inch_marks=inch_marks,
         unbroken=unbroken,
+        in_columns=in_columns,
     )
     return env
 
