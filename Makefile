@@ -42,8 +42,8 @@ booklet: $(STAMP) ## build output/booklet.pdf from every scenario, behind bookle
 bench: $(STAMP) ## time the real commands (builds, a 40-scenario booklet) against the speed goals in README.md; minutes
 	@$(PY) tools/bench.py
 
-test: $(STAMP) ## run the whole test suite, a worker per core (each test file in one worker: its fixtures build once)
-	@$(PY) -m pytest -n auto --dist loadfile
+test: $(STAMP) ## run the whole test suite, a worker per core
+	@$(PY) -m pytest -n auto --dist worksteal
 
 lint: $(STAMP) ## check the code with ruff: lint rules and formatting (fix with: .venv/bin/ruff format . && .venv/bin/ruff check --fix .)
 	@$(PY) -m ruff check .

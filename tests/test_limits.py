@@ -183,7 +183,8 @@ def test_named_roads_stacked_along_one_edge_validate_well_inside_the_clock(tmp_p
         }
         for n in range(120)
     ]
-    validates_within(bridge_on_a_table(tmp_path / "stacked.yaml", 480, terrain), 30, 1024)
+    # 60 s of wall clock, half the default: the suite runs a worker per core, so this child shares its core
+    validates_within(bridge_on_a_table(tmp_path / "stacked.yaml", 480, terrain), 60, 1024)
 
 
 def test_roads_wider_than_a_small_table_are_drawn_inside_the_memory_limit(tmp_path):

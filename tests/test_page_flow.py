@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import html
 import re
+from functools import cache
 
 import pdfplumber
 import pytest
@@ -191,6 +192,17 @@ def part_after_blocks(name: str, template: str, part: str, tmp_path, within: str
     """One part of the example's pack printed again and again, each time on a fresh page after a block of one of
     STARTS_MM's heights (or with the block put inside the part, before the first `within`, for a part that starts a
     page of its own): the PDF, and the pack's data."""
+    html, printed, pack = _trials(name, template, part, within)
+    pdf = tmp_path / f"{part}.pdf"
+    pdf.write_bytes(printed)
+    (tmp_path / f"{part}.html").write_text(html, encoding="utf-8")  # for tests that lay it out
+    return pdf, pack
+
+
+@cache
+def _trials(name: str, template: str, part: str, within: str) -> tuple[str, bytes, dict]:
+    """part_after_blocks' HTML, PDF and pack data, made once for the tests that read the same part (each is 43
+    trials of the part: a few minutes for a quick reference)."""
     scenario = load(SCENARIOS / f"{name}.yaml")
     pack, _ = compute(scenario, choose_seed(scenario, None), Options(), with_cards=False)
     document = render(template, show=lambda shown, piece=None: shown == part, booklet=False, **pack)
@@ -201,10 +213,7 @@ def part_after_blocks(name: str, template: str, part: str, tmp_path, within: str
         f'<div style="break-before: page"></div>{body[:at]}<div style="height: {mm}mm"></div>{body[at:]}'
         for mm in STARTS_MM
     )
-    pdf = tmp_path / f"{part}.pdf"
-    pdf.write_bytes(html_to_pdf(head + trials + tail, TEMPLATES, tags=False))
-    (tmp_path / f"{part}.html").write_text(head + trials + tail, encoding="utf-8")  # for tests that lay it out
-    return pdf, pack
+    return head + trials + tail, html_to_pdf(head + trials + tail, TEMPLATES, tags=False), pack
 
 
 def test_fireteam_odds_grid_keeps_its_heading_wherever_the_part_starts(tmp_path):
