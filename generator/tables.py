@@ -99,29 +99,27 @@ class Table:
             **self.meta,
         }
 
+    @property
+    def as_sentence(self) -> bool:
+        """A table of one or two chances prints as a sentence ("Heads: 50.0% (1/2); Tails: 50.0% (1/2).")."""
+        return len(self.rows) <= 2 and len(self.columns) == 2 and self.columns[1].kind == "prob"
+
     def printed_lines(self, chars_per_line: int = 50) -> int:
         """About how many lines the table takes in a half-page column: caption, header, its page rows, its note;
-        a table that prints as a sentence (two rows of chances), the sentence's lines."""
+        a table that prints as a sentence, the sentence's lines."""
 
         def lines(text: str) -> int:
             return -(-len(text) // chars_per_line) if text else 0
 
-        if len(self.rows) <= 2 and len(self.columns) == 2 and self.columns[1].kind == "prob":
-            return lines(self.title) + 2 * len(self.rows) + lines(self.note)
-        return lines(self.title) + 1 + len(self.page_rows()) + lines(self.note)
+        rows = 2 * len(self.rows) if self.as_sentence else 1 + len(self.page_rows())
+        return lines(self.title) + rows + lines(self.note)
 
 
-def in_columns(tables: list[Table], count: int = 2) -> list[list[Table]]:
-    """`tables` in reading order split into `count` columns of about equal height (Table.printed_lines), each
-    column a run of the list: what CSS columns balance, worked out once here. WeasyPrint balances columns by
-    laying their content out again for each pixel it tries, which made the Fireteam Odds page 10 s of a 16 s pack."""
-    if count == 1 or len(tables) <= 1:
-        return [list(tables)]
+def in_columns(tables: list[Table]) -> list[list[Table]]:
+    """`tables` in reading order split into two columns of about equal height (Table.printed_lines), each a run
+    of the list, split where the taller is shortest: what CSS columns balance, worked out once here. WeasyPrint
+    balances columns by laying their content out again for each pixel it tries, which made the Fireteam Odds page
+    10 s of a 16 s pack."""
     heights = [t.printed_lines() for t in tables]
-    best: tuple[int, int] | None = None
-    for split in range(1, len(tables)):
-        tallest = max(sum(heights[:split]), sum(heights[split:]))
-        if best is None or tallest < best[0]:
-            best = (tallest, split)
-    first, rest = tables[: best[1]], tables[best[1] :]
-    return [first, *in_columns(rest, count - 1)] if count > 2 else [first, rest]
+    split = min(range(1, len(tables)), key=lambda at: max(sum(heights[:at]), sum(heights[at:])), default=len(tables))
+    return [tables[:split], tables[split:]] if split < len(tables) else [list(tables)]
