@@ -2,8 +2,11 @@
 
 from __future__ import annotations
 
+import fcntl
+import hashlib
 import json
 import os
+import pickle
 import socket
 from dataclasses import dataclass
 from pathlib import Path
@@ -56,19 +59,77 @@ def files_under(folder: Path) -> list[Path]:
     return sorted(p for p in folder.rglob("*") if p.is_file())
 
 
+def run_folder(tmp_path_factory) -> Path:
+    """The test run's own folder, which all its workers share (pytest-xdist gives each worker a session and a base
+    folder of its own under it)."""
+    base = tmp_path_factory.getbasetemp()
+    return base.parent if os.environ.get("PYTEST_XDIST_WORKER") else base
+
+
 @pytest.fixture(scope="session")
-def built(tmp_path_factory):
-    """Build a scenario once per test session: built("bridge") -> (pack.pdf, cards.pdf)."""
-    cache: dict = {}
+def shared(tmp_path_factory):
+    """shared(key, make) -> make()'s result, made once in the whole test run and read back by every other caller:
+    `make test` runs a worker per core (pytest-xdist), each with its own session, and a pack or a page-flow trial
+    made by both was paid for twice. The result is pickled in a folder all workers share, under a lock per key, so
+    a worker asking for what the other is making waits for it. `make` may write files into the folder it is given
+    (the second argument) and return their paths."""
+    root = run_folder(tmp_path_factory) / "shared"
+    root.mkdir(exist_ok=True)
+    memo: dict = {}
+
+    def get(key: tuple, make):
+        if key in memo:
+            return memo[key]
+        name = hashlib.sha256(repr(key).encode()).hexdigest()[:16]
+        done = root / f"{name}.pickle"
+        with open(root / f"{name}.lock", "w") as lock:
+            fcntl.flock(lock, fcntl.LOCK_EX)  # released when the file closes, or when its worker dies
+            if done.exists():
+                value = pickle.loads(done.read_bytes())
+            else:
+                folder = root / name
+                folder.mkdir(exist_ok=True)
+                value = make(folder)
+                part = done.with_suffix(".part")
+                part.write_bytes(pickle.dumps(value))
+                part.replace(done)
+        memo[key] = value
+        return value
+
+    return get
+
+
+@pytest.fixture(scope="session")
+def built(shared):
+    """Build a scenario once per test run: built("bridge") -> (pack.pdf, cards.pdf)."""
 
     def build(name: str, *extra: str):
-        key = (name,) + extra
-        if key not in cache:
-            out = tmp_path_factory.mktemp("built")
+        def make(out: Path):
             code = main(["build", str(SCENARIOS / f"{name}.yaml"), "--out", str(out), *extra])
             assert code == 0, f"building {name} failed"
-            cache[key] = (out / name / f"{name}.pdf", out / name / f"{name}-cards.pdf")
-        return cache[key]
+            return out / name / f"{name}.pdf", out / name / f"{name}-cards.pdf"
+
+        return shared(("built", name, *extra), make)
+
+    return build
+
+
+@pytest.fixture(scope="session")
+def example_booklet_on(shared):
+    """example_booklet_on(paper) -> the example booklet as `make booklet` builds it (every example behind
+    booklets/club.yaml) on that paper, built once in the test run for every test that reads it."""
+    from generator.cli import main
+
+    def build(paper: str) -> Path:
+        def make(folder: Path) -> Path:
+            out = folder / "booklet.pdf"
+            paths = [str(path) for path in sorted(SCENARIOS.glob("*.yaml"))]
+            config = str(ROOT / "booklets" / "club.yaml")
+            code = main(["booklet", *paths, "--config", config, "--out", str(out), "--paper", paper, "--jobs", "2"])
+            assert code == 0, f"the example booklet on {paper} failed"
+            return out
+
+        return shared(("example booklet", paper), make)
 
     return build
 
@@ -78,9 +139,13 @@ os.environ.setdefault("MUSTER_TEST", "1")
 
 @pytest.fixture(scope="session", autouse=True)
 def booklet_cache(tmp_path_factory):
-    """The suite's booklets cache in a folder of the test session, never in the user's own cache folder."""
+    """The suite's booklets cache in a folder of the test run, never in the user's own cache folder: one folder for
+    all the run's workers, so that a chapter one worker printed is read by the other (the cache is made for builds
+    that share it: entries are written whole and checked when read)."""
     before = os.environ.get("MUSTER_CACHE")
-    os.environ["MUSTER_CACHE"] = str(tmp_path_factory.mktemp("booklet-cache"))
+    folder = run_folder(tmp_path_factory) / "booklet-cache"
+    folder.mkdir(exist_ok=True)
+    os.environ["MUSTER_CACHE"] = str(folder)
     yield
     if before is None:
         del os.environ["MUSTER_CACHE"]

@@ -5,7 +5,8 @@ from __future__ import annotations
 
 import html
 import re
-from functools import cache
+from dataclasses import dataclass
+from pathlib import Path
 
 import pdfplumber
 import pytest
@@ -14,7 +15,6 @@ from pdfcheck import MM
 from pypdf import PdfReader
 
 from generator.build import Options, choose_seed, compute, load, pack_html
-from generator.engine import html_to_pdf
 from generator.markup import curl_quotes
 from generator.rendering import TEMPLATES, render
 
@@ -188,59 +188,80 @@ def test_a_page_that_opens_with_a_new_table_says_no_table_goes_on(built, name, p
 STARTS_MM = range(90, 262, 4)
 
 
-def part_after_blocks(name: str, template: str, part: str, tmp_path, within: str = ""):
+@dataclass
+class Trials:
+    """A part printed again and again after blocks of STARTS_MM's heights, and its pages as read back."""
+
+    pdf: Path  # the trials as printed
+    pack: dict  # the example's pack data
+    pages: list[dict]  # each page read back from the PDF: its text area's lines, running head and whole text
+    fragments: list[list[int]]  # for each table, the body rows of each of its pieces, page by page
+
+
+def part_after_blocks(shared, name: str, template: str, part: str, within: str = "") -> Trials:
     """One part of the example's pack printed again and again, each time on a fresh page after a block of one of
     STARTS_MM's heights (or with the block put inside the part, before the first `within`, for a part that starts a
-    page of its own): the PDF, and the pack's data."""
-    html, printed, pack = _trials(name, template, part, within)
-    pdf = tmp_path / f"{part}.pdf"
-    pdf.write_bytes(printed)
-    (tmp_path / f"{part}.html").write_text(html, encoding="utf-8")  # for tests that lay it out
-    return pdf, pack
+    page of its own). Made once in the test run for all the tests that read the same part: each is 43 trials of
+    the part, laid out once as they are (a stray last page is not tightened up: the trials are not a pack) and
+    read back from the PDF once."""
+    from generator.engine import make_fetcher
 
-
-@cache
-def _trials(name: str, template: str, part: str, within: str) -> tuple[str, bytes, dict]:
-    """part_after_blocks' HTML, PDF and pack data, made once for the tests that read the same part (each is 43
-    trials of the part: a few minutes for a quick reference)."""
     scenario = load(SCENARIOS / f"{name}.yaml")
     pack, _ = compute(scenario, choose_seed(scenario, None), Options(), with_cards=False)
-    document = render(template, show=lambda shown, piece=None: shown == part, booklet=False, **pack)
-    head, body, tail = re.match(r"(.*<body[^>]*>)(.*)(</body>.*)", document, re.S).groups()
-    body = re.sub(r' id="[^"]*"', "", body)  # one anchor per id: the part is printed many times
-    at = body.index(within) if within else 0
-    trials = "".join(
-        f'<div style="break-before: page"></div>{body[:at]}<div style="height: {mm}mm"></div>{body[at:]}'
-        for mm in STARTS_MM
-    )
-    return head + trials + tail, html_to_pdf(head + trials + tail, TEMPLATES, tags=False), pack
+
+    def make(folder: Path) -> tuple:
+        import weasyprint
+
+        document = render(template, show=lambda shown, piece=None: shown == part, booklet=False, **pack)
+        head, body, tail = re.match(r"(.*<body[^>]*>)(.*)(</body>.*)", document, re.S).groups()
+        body = re.sub(r' id="[^"]*"', "", body)  # one anchor per id: the part is printed many times
+        at = body.index(within) if within else 0
+        trials = "".join(
+            f'<div style="break-before: page"></div>{body[:at]}<div style="height: {mm}mm"></div>{body[at:]}'
+            for mm in STARTS_MM
+        )
+        fetcher = make_fetcher()
+        laid_out = weasyprint.HTML(string=head + trials + tail, base_url=f"{TEMPLATES}/", url_fetcher=fetcher)
+        laid_out = laid_out.render(pdf_tags=False)
+        pdf = folder / f"{part}.pdf"
+        pdf.write_bytes(laid_out.write_pdf())
+        keep = ("text", "fontname", "size", "x0", "top", "bottom")
+        pages = []
+        with pdfplumber.open(pdf) as printed:
+            for page in printed.pages:
+                lines = [[{k: word[k] for k in keep} for word in line] for line in text_lines(page)]
+                text = " ".join(word["text"] for line in lines for word in line)
+                pages.append({"lines": lines, "head": running_head(page), "text": text})
+        return pdf, pages, table_fragments(laid_out)
+
+    pdf, pages, fragments = shared(("trials", name, template, part, within), make)
+    return Trials(pdf, pack, pages, fragments)
 
 
-def test_fireteam_odds_grid_keeps_its_heading_wherever_the_part_starts(tmp_path):
+def test_fireteam_odds_grid_keeps_its_heading_wherever_the_part_starts(shared):
     """The Odds part printed after blocks of every height: its heading and lead-in always share a page with the
     first line of the grid of tables (floated tables were out of the flow, so the keep-with-next rule kept the
     heading with nothing and it stood alone at the foot with its one sentence)."""
-    pdf, _ = part_after_blocks("bridge", "fireteam-tomorrow/pack.html", "odds", tmp_path)
-    assert stranded_headings(pdf) == []
+    trials = part_after_blocks(shared, "bridge", "fireteam-tomorrow/pack.html", "odds")
+    assert stranded_headings(trials.pdf) == []
 
 
-def test_warspike_tracker_keeps_each_side_on_one_page_wherever_it_starts(tmp_path):
+def test_warspike_tracker_keeps_each_side_on_one_page_wherever_it_starts(shared):
     """The turn tracker printed below blocks of every height: each side's rows, from its name to its Total, are on
     one page (a break inside a side left its tallies and Total atop the next page, under no side's name)."""
-    pdf, pack = part_after_blocks(
-        "warspike-hold-the-ford", "warspike/pack.html", "tracker", tmp_path, within='<table class="ws-tracker'
+    trials = part_after_blocks(
+        shared, "warspike-hold-the-ford", "warspike/pack.html", "tracker", within='<table class="ws-tracker'
     )
-    names = [army["side"].name for army in pack["tracker"]["sides"]]
+    names = [army["side"].name for army in trials.pack["tracker"]["sides"]]
     split = []
-    with pdfplumber.open(pdf) as document:
-        side_page = None
-        for number, page in enumerate(document.pages, 1):
-            for line in text_lines(page):
-                text = " ".join(w["text"] for w in line)
-                if any(text.startswith(name) for name in names):
-                    side_page = (number, text)
-                elif text.startswith("Total") and side_page[0] != number:
-                    split.append((side_page[1], side_page[0], number))
+    side_page = None
+    for number, page in enumerate(trials.pages, 1):
+        for line in page["lines"]:
+            text = " ".join(w["text"] for w in line)
+            if any(text.startswith(name) for name in names):
+                side_page = (number, text)
+            elif text.startswith("Total") and side_page[0] != number:
+                split.append((side_page[1], side_page[0], number))
     assert split == []
 
 
@@ -286,36 +307,35 @@ ROSTERS = [
 
 
 @pytest.mark.parametrize("name, system", ROSTERS)
-def test_a_roster_that_runs_onto_a_new_page_says_whose_it_is(tmp_path, name, system):
+def test_a_roster_that_runs_onto_a_new_page_says_whose_it_is(shared, name, system):
     """The rosters printed after blocks of every height, in every system: a page with a roster row or unit under
     no head of its side says in its running head whose roster goes on ("Hohenstaufen, continued"), and a page
     names each side once in its text (Fireteam's and Para Bellum's unit boxes went on under no side's name, as
     Hill 112's page 4 did; Morschauser and WarSpike printed the side's head and, under it, a header row naming
     the side again)."""
-    pdf, pack = part_after_blocks(name, f"{system}/pack.html", "forces", tmp_path)
-    rows = roster_rows(system, pack)
+    trials = part_after_blocks(shared, name, f"{system}/pack.html", "forces")
+    rows = roster_rows(system, trials.pack)
     sides = {side for side, _ in rows}
     boxes = system in ("fireteam-tomorrow", "para-bellum")
     nameless, twice = [], []
-    with pdfplumber.open(pdf) as document:
-        for number, page in enumerate(document.pages, 1):
-            head = running_head(page)
-            whose = None  # the side whose head was printed last on this page
-            named = dict.fromkeys(sides, 0)
-            for line in text_lines(page):
-                text = " ".join(w["text"] for w in line)
-                row = next((side for side, start in rows if starts(text, line, start)), None)
-                if boxes and "Serif" not in line[0]["fontname"]:
-                    row = None  # a unit box opens with its name in the headings' face; a matchup row names an enemy
-                if row is None:
-                    heads = [side for side in sides if text.startswith(side)]
-                    if heads:
-                        whose = heads[0]
-                        named[whose] += 1
-                    continue
-                if whose != row and f"{row}, continued" not in head:
-                    nameless.append((number, text, row, head))
-            twice += [(number, side) for side, count in named.items() if count > 1]
+    for number, page in enumerate(trials.pages, 1):
+        head = page["head"]
+        whose = None  # the side whose head was printed last on this page
+        named = dict.fromkeys(sides, 0)
+        for line in page["lines"]:
+            text = " ".join(w["text"] for w in line)
+            row = next((side for side, start in rows if starts(text, line, start)), None)
+            if boxes and "Serif" not in line[0]["fontname"]:
+                row = None  # a unit box opens with its name in the headings' face; a matchup row names an enemy
+            if row is None:
+                heads = [side for side in sides if text.startswith(side)]
+                if heads:
+                    whose = heads[0]
+                    named[whose] += 1
+                continue
+            if whose != row and f"{row}, continued" not in head:
+                nameless.append((number, text, row, head))
+        twice += [(number, side) for side, count in named.items() if count > 1]
     assert nameless == []
     assert twice == []
 
@@ -407,18 +427,10 @@ def test_no_page_is_mostly_blank_unless_a_part_ends_on_it(built, name, paper):
     assert near_empty_pages(pack, sheet_titles(name)) == []
 
 
-@pytest.fixture(scope="module", params=["a4", "letter"])
-def example_booklet(request, tmp_path_factory):
+@pytest.fixture(params=["a4", "letter"])
+def example_booklet(request, example_booklet_on):
     """The example booklet as `make booklet` builds it (every example behind booklets/club.yaml), on each paper."""
-    from generator.cli import main
-
-    out = tmp_path_factory.mktemp("booklet") / "booklet.pdf"
-    paths = [str(SCENARIOS / f"{name}.yaml") for name in EXAMPLES]
-    config = str(SCENARIOS.parent / "booklets" / "club.yaml")
-    assert (
-        main(["booklet", *paths, "--config", config, "--out", str(out), "--paper", request.param, "--jobs", "2"]) == 0
-    )
-    return out
+    return example_booklet_on(request.param)
 
 
 def test_no_booklet_page_is_mostly_blank_unless_a_part_ends_on_it(example_booklet):
@@ -442,26 +454,25 @@ WITHIN = {"runsheet": '<div class="runsheet-block"', "tracker": '<table class="w
 
 @pytest.mark.parametrize("name, system, part, header, heading, continued", CONTINUED_TABLES)
 def test_a_table_that_runs_onto_a_new_page_repeats_its_header_and_says_continued(
-    tmp_path, name, system, part, header, heading, continued
+    shared, name, system, part, header, heading, continued
 ):
     """Parts printed after blocks of every height: wherever a table runs onto a new page, that page repeats the
     table's header and its running head says which table goes on, "(continued)" (a fresh reader found Hill 112's
     activation schedule and WarSpike's turn tracker going on with no such word)."""
-    pdf, _ = part_after_blocks(name, f"{system}/pack.html", part, tmp_path, within=WITHIN.get(part, ""))
+    trials = part_after_blocks(shared, name, f"{system}/pack.html", part, within=WITHIN.get(part, ""))
     runs_on, unsaid, begun = 0, [], False
-    with pdfplumber.open(pdf) as document:
-        for number, page in enumerate(document.pages, 1):
-            texts = [" ".join(w["text"] for w in line) for line in text_lines(page)]
-            at = next((i for i, text in enumerate(texts) if text.startswith(header)), None)
-            if heading in texts[: len(texts) if at is None else at]:
-                begun = False  # a new trial: its part's heading
-            if at is None:
-                continue  # the table does not run onto this page
-            if begun:  # the table began on an earlier page: this page goes on with it
-                runs_on += 1
-                if continued not in running_head(page):
-                    unsaid.append((number, running_head(page)))
-            begun = True
+    for number, page in enumerate(trials.pages, 1):
+        texts = [" ".join(w["text"] for w in line) for line in page["lines"]]
+        at = next((i for i, text in enumerate(texts) if text.startswith(header)), None)
+        if heading in texts[: len(texts) if at is None else at]:
+            begun = False  # a new trial: its part's heading
+        if at is None:
+            continue  # the table does not run onto this page
+        if begun:  # the table began on an earlier page: this page goes on with it
+            runs_on += 1
+            if continued not in page["head"]:
+                unsaid.append((number, page["head"]))
+        begun = True
     assert runs_on > 0, "the table never ran onto a new page: the test proves nothing"
     assert unsaid == []
 
@@ -477,19 +488,17 @@ def test_every_table_header_says_whose_table_goes_on(name):
     assert [head for head in heads if not re.search(r"data-(table|part|side)=\"[^\"]+\"", head)] == []
 
 
-def test_a_page_that_prints_a_dagger_prints_its_key(tmp_path):
+def test_a_page_that_prints_a_dagger_prints_its_key(shared):
     """Hill 112's activation schedule marks with a dagger the units that may fire; printed after blocks of every
     height, every page showing a dagger also shows what it means (the key printed only at the schedule's end, so
     a reader of its first page could not know)."""
-    pdf, _ = part_after_blocks("hill-112", "morschauser-modern/pack.html", "schedule", tmp_path)
+    trials = part_after_blocks(shared, "hill-112", "morschauser-modern/pack.html", "schedule")
     pages, keyless = 0, []
-    with pdfplumber.open(pdf) as document:
-        for number, page in enumerate(document.pages, 1):
-            text = page.extract_text() or ""
-            if "\u2020" in text:
-                pages += 1
-                if "\u2020 may fire in the Artillery Fire Phase" not in text:
-                    keyless.append(number)
+    for number, page in enumerate(trials.pages, 1):
+        if "\u2020" in page["text"]:
+            pages += 1
+            if "\u2020 may fire in the Artillery Fire Phase" not in page["text"]:
+                keyless.append(number)
     assert pages > 0
     assert keyless == []
 
@@ -613,15 +622,12 @@ FLOWING_TABLES = [table for table in CONTINUED_TABLES if table[2] == "reference"
 
 
 @pytest.mark.parametrize("name, system, part, header, heading, continued", FLOWING_TABLES)
-def test_no_table_leaves_a_row_alone_on_a_page(tmp_path, name, system, part, header, heading, continued):
+def test_no_table_leaves_a_row_alone_on_a_page(shared, name, system, part, header, heading, continued):
     """Issue 11 (found by two fresh reads: the bridge's weapon table left its Rocket launcher alone on the last
     page): parts printed after blocks of every height, so their tables break at every row; no piece of a table
     split across pages holds a single body row."""
-    from generator.engine import lay_out
-
-    part_after_blocks(name, f"{system}/pack.html", part, tmp_path, within=WITHIN.get(part, ""))
-    document, _ = lay_out((tmp_path / f"{part}.html").read_text(encoding="utf-8"), TEMPLATES)
-    split = [rows for rows in table_fragments(document) if len(rows) > 1]
+    trials = part_after_blocks(shared, name, f"{system}/pack.html", part, within=WITHIN.get(part, ""))
+    split = [rows for rows in trials.fragments if len(rows) > 1]
     assert split, "no table ran onto a new page: the test proves nothing"
     assert [rows for rows in split if 1 in rows] == []
 
