@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import math
 import re
-import sys
 from pathlib import Path
 
 import pdfplumber
@@ -966,16 +965,10 @@ def test_every_character_on_a_map_page_prints_at_7_pt_or_more(path, paper, built
 
 
 @pytest.mark.parametrize("paper", ["a4", "letter"])
-def test_every_character_on_a_booklets_map_pages_prints_at_7_pt_or_more(paper, tmp_path):
-    """The booklet of the four examples with maps prints their maps (landscape ones among them) with no
+def test_every_character_on_a_booklets_map_pages_prints_at_7_pt_or_more(paper, example_booklet_on):
+    """The example booklet prints the maps of its four examples that have one (landscape ones among them) with no
     character under 7 pt."""
-    out = tmp_path / "maps.pdf"
-    paths = [str(path) for path in examples(FIRETEAM) + examples(MORSCHAUSER)]
-    sys.path.insert(0, str(SCENARIOS.parent / "tools"))
-    from bench import club_config  # the example club's config less its chapters list, which names every example
-
-    config = str(club_config(tmp_path))
-    assert main(["booklet", *paths, "--config", config, "--out", str(out), "--paper", paper]) == 0
+    out = example_booklet_on(paper)
     with pdfplumber.open(out) as pdf:
         # a wide map is turned a quarter on its page, its text read backwards ("HTRON")
         maps = [page for page in pdf.pages if {"NORTH", "HTRON"} & set((page.extract_text() or "").split())]

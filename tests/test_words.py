@@ -556,15 +556,10 @@ def test_the_terminal_deck_says_deck_number_as_the_pack_does(muster):
         assert "deck number" in first and "seed" not in first, first
 
 
-def test_the_booklet_prints_no_programmers_word(tmp_path):
+def test_the_booklet_prints_no_programmers_word(example_booklet_on):
     """The booklet of every example (front matter, chapters and one appendix per system) prints none of the words
     a pack may not print."""
-    from generator.cli import main
-
-    out = tmp_path / "booklet.pdf"
-    paths = [str(SCENARIOS / f"{name}.yaml") for name in EXAMPLES]
-    assert main(["booklet", *paths, "--out", str(out), "--jobs", "2"]) == 0
-    text = " ".join(_text(out).split())
+    text = " ".join(_text(example_booklet_on("a4")).split())
     patterns = PROGRAMMER_WORDS + PYTHON_WORDS
     found = [
         f"{what}: ...{text[max(0, m.start() - 40) : m.end() + 20]}..."
