@@ -669,6 +669,56 @@ def test_no_table_leaves_a_row_alone_on_a_page(shared, name, system, part, heade
     assert [rows for rows in split if 1 in rows] == []
 
 
+# A quick reference section's heading is set at 9.5 pt, its bullets at 8 pt; the heading over what follows the
+# sections (h3.ref-head: "Unit types", "Notes: gaps filled...") at 10 pt, a part's at 17 pt
+SECTION_HEADING_PT, AFTER_SECTIONS_PT = 9.0, 9.75
+
+
+def headless_reference_columns(pages: list[list[list[dict]]], middle: float) -> list[tuple[int, str]]:
+    """Each column of a quick reference's sections (left or right of `middle`, in points) that opens with a bullet
+    rather than a heading, as (page number, its first words). The sections run from the "Quick reference" heading
+    to the next heading of 10 pt or more; `pages` holds each page's lines (text_lines)."""
+    headless, inside = [], False
+    for number, lines in enumerate(pages, 1):
+        tops: dict[int, list[dict]] = {}  # each column's first line on this page, as its words in that column
+        for line in lines:
+            first = line[0]
+            if first["size"] >= AFTER_SECTIONS_PT and first["x0"] < middle:  # a heading across the page
+                inside = " ".join(w["text"] for w in line) == "Quick reference"
+                continue
+            if not inside:
+                continue
+            for column in (0, 1):
+                words = [w for w in line if (w["x0"] >= middle) == bool(column)]
+                if words and column not in tops:
+                    tops[column] = words
+        headless += [
+            (number, " ".join(w["text"] for w in words[:6]))
+            for _, words in sorted(tops.items())
+            if words[0]["size"] < SECTION_HEADING_PT
+        ]
+    return headless
+
+
+@pytest.mark.parametrize("name, system", [("hill-112", "morschauser-modern"), ("bridge", "fireteam-tomorrow")])
+def test_a_reference_section_that_goes_on_in_the_next_column_or_page_takes_its_heading_along(shared, name, system):
+    """Issue 11 (a fresh read of Hill 112): the last Movement bullet stood at the head of the right column with no
+    heading, just above "Battles", as if it were one of the Battles rules. Printed after blocks of every height, so
+    that a section breaks at every bullet: every column of the quick reference's sections, on every page, opens
+    with a section's heading."""
+    trials = part_after_blocks(shared, name, f"{system}/pack.html", "reference")
+    tops = headless_reference_columns([page["lines"] for page in trials.pages], 595.28 / 2)  # A4 is 595.28 pt wide
+    assert tops == []
+
+
+@pytest.mark.parametrize("paper", ["a4", "letter"])
+@pytest.mark.parametrize("name", EXAMPLES)
+def test_every_example_reference_column_opens_with_a_heading(built, pages_of, name, paper):
+    """Every example pack, on A4 and Letter: each column of its quick reference opens with a section's heading."""
+    read = pages_of(built(name, "--paper", paper)[0])
+    assert headless_reference_columns([page["lines"] for page in read], read[0]["width"] / 2) == []
+
+
 def test_a_sheet_follows_a_mostly_blank_page_when_it_fits_there_whole():
     """Issue 11: a pull-out sheet (a tracker, a run-sheet) starts a page, so a short part before it left a page
     mostly blank (the Ford's second page held one roster, a fifth of it used). When the page before a sheet uses
