@@ -68,11 +68,11 @@ def run_folder(tmp_path_factory) -> Path:
 
 @pytest.fixture(scope="session")
 def shared(tmp_path_factory):
-    """shared(key, make) -> make()'s result, made once in the whole test run and read back by every other caller:
-    `make test` runs a worker per core (pytest-xdist), each with its own session, and a pack or a page-flow trial
-    made by both was paid for twice. The result is pickled in a folder all workers share, under a lock per key, so
-    a worker asking for what the other is making waits for it. `make` may write files into the folder it is given
-    (the second argument) and return their paths."""
+    """shared(key, make) -> make(folder)'s result, made once in the whole test run and read back by every other
+    caller: `make test` runs a worker per core (pytest-xdist), each with its own session, and a pack or a page-flow
+    trial made by both was paid for twice. The result is pickled in a folder all workers share, under a lock per key,
+    so a worker asking for what the other is making waits for it. `make` is given a folder of its own to write files
+    in, and may return their paths."""
     root = run_folder(tmp_path_factory) / "shared"
     root.mkdir(exist_ok=True)
     memo: dict = {}
@@ -121,7 +121,6 @@ def built(shared):
 def example_booklet_on(shared):
     """example_booklet_on(paper) -> the example booklet as `make booklet` builds it (every example behind
     booklets/club.yaml) on that paper, built once in the test run for every test that reads it."""
-    from generator.cli import main
 
     def build(paper: str) -> Path:
         def make(folder: Path) -> Path:

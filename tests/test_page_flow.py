@@ -53,7 +53,7 @@ KEPT = ("text", "fontname", "size", "x0", "top", "bottom")  # what a word read b
 
 
 def read_back(pdf_path) -> list[dict]:
-    """Each page of a PDF as read back with pdfplumber: its size, its text area's lines (text_lines, each word
+    """Each page of a PDF as read back with pdfplumber: its width, its text area's lines (text_lines, each word
     with KEPT), its running head, its whole text and how much of its text area is used (used_share)."""
     pages = []
     with pdfplumber.open(pdf_path) as pdf:
