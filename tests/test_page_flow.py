@@ -634,7 +634,8 @@ def test_the_example_booklet_reads_as_a_book(example_booklet, pages_of):
 
 
 def table_fragments(document) -> list[list[int]]:
-    """For each table of a laid-out document, the body rows of each of its pieces, page by page."""
+    """For each table of a laid-out document, the body rows of each of its pieces, page by page. A table is a
+    <table>: a quick reference's section is laid out as a table of one row (muster.css), but it is a list."""
     from weasyprint.formatting_structure import boxes
 
     pieces: dict[int, list[int]] = {}
@@ -642,7 +643,7 @@ def table_fragments(document) -> list[list[int]]:
         stack = [page._page_box]
         while stack:
             box = stack.pop()
-            if isinstance(box, boxes.TableBox):
+            if isinstance(box, boxes.TableBox) and box.element_tag == "table":
                 rows = sum(
                     len(group.children)
                     for group in box.children
