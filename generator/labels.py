@@ -589,14 +589,20 @@ def within(point: tuple[float, float], outline: list[tuple[float, float]]) -> bo
 
 def crosses(start: tuple[float, float], end: tuple[float, float], box: Box) -> bool:
     """Whether the segment from `start` to `end` passes through the inside of the box (touching its edge does not
-    count): the box clips the segment to a piece of positive length (Liang and Barsky's clipping)."""
+    count): the box clips the segment to a piece of positive length."""
+    return _clipped(start, end, box) is not None
+
+
+def _clipped(start: tuple[float, float], end: tuple[float, float], box: Box) -> tuple[float, float] | None:
+    """The part of the segment from `start` to `end` inside the box, as fractions of the way along it (from, to),
+    or None where that part has no length (Liang and Barsky's clipping)."""
     (x0, y0), (x1, y1) = start, end
     dx, dy = x1 - x0, y1 - y0
     low, high = 0.0, 1.0
     for p, q in ((-dx, x0 - box.left), (dx, box.right - x0), (-dy, y0 - box.top), (dy, box.bottom - y0)):
         if p == 0:
             if q <= 1e-9:
-                return False
+                return None
             continue
         t = q / p
         if p < 0:
@@ -604,8 +610,35 @@ def crosses(start: tuple[float, float], end: tuple[float, float], box: Box) -> b
         else:
             high = min(high, t)
         if low >= high:
-            return False
-    return (high - low) * math.hypot(dx, dy) > 1e-6
+            return None
+    return (low, high) if (high - low) * math.hypot(dx, dy) > 1e-6 else None
+
+
+def outside(line: list[tuple[float, float]], boxes: list[Box]) -> list[list[tuple[float, float]]]:
+    """The pieces of a line (its points in order) that lie outside every box: a line drawn under labels and marks
+    is cut where they stand instead of showing either side of them (a fortification's zigzag under a unit's code)."""
+    pieces: list[list[tuple[float, float]]] = []
+    piece: list[tuple[float, float]] = [line[0]] if line else []
+    for start, end in zip(line, line[1:]):
+        cuts = sorted(cut for box in boxes if (cut := _clipped(start, end, box)))
+        at = 0.0
+        for low, high in cuts:
+            if low > at:  # the segment runs on outside every box from `at` to `low`, then goes under one
+                piece.append(_along(start, end, low))
+                pieces.append(piece)
+            elif at == 0.0 and len(piece) > 1:
+                pieces.append(piece)  # the segment goes under a box as it starts: the piece so far ends here
+            at = max(at, high)
+            piece = [_along(start, end, at)]
+        if at < 1.0:
+            piece.append(end)
+    if len(piece) > 1:
+        pieces.append(piece)
+    return pieces
+
+
+def _along(start: tuple[float, float], end: tuple[float, float], t: float) -> tuple[float, float]:
+    return (start[0] + (end[0] - start[0]) * t, start[1] + (end[1] - start[1]) * t)
 
 
 def segments_cross(first, second) -> bool:

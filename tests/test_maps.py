@@ -13,7 +13,7 @@ from conftest import SCENARIOS
 from generator import fonts
 from generator.build import load
 from generator.cli import main
-from generator.labels import Box, within
+from generator.labels import Box, crosses, within
 from generator.svg import PAGE_MARGIN_MM, side_pattern
 from generator.systems.fireteam import map as table
 from generator.systems.fireteam.scenario import read
@@ -891,6 +891,33 @@ def test_no_label_or_mark_is_printed_over_part_of_a_tree(path):
     for col, row in woods:
         square = Box(col * S, row * S, (col + 1) * S, (row + 1) * S)
         assert sum(tree.inside(square) for tree in trees) >= 5, (col, row)
+
+
+@pytest.mark.parametrize("path", examples(MORSCHAUSER), ids=lambda p: p.stem)
+def test_no_code_or_mark_stands_on_a_fortifications_zigzag(path):
+    """Hill 112's codes B1 to B4 stood on the fortifications' zigzag trench line, which showed either side of
+    each code's box: on every Morschauser example map no piece of a zigzag drawn passes through a placed label,
+    an objective star or a facing arrow, and each fortification keeps most of its line."""
+    drawing = grid_map(path)
+    svg = str(drawing.svg())
+    lines = [
+        [tuple(map(float, point.split(","))) for point in drawn.split()]
+        for drawn in re.findall(r'<poly(?:gon|line) points="([^"]+)" class="trench"', svg)
+    ]
+    forts = {
+        square
+        for square, cell in battlefield.terrain_map(GridScenario.of(load(path))).items()
+        if "fortification" in cell.kinds
+    }
+    assert bool(lines) == bool(forts)
+    marks = [(p.label.text, p.box) for p in drawing.placement.placed]
+    marks += [(kind, box) for kind, box in drawing.placement.obstacles if kind in ("objective", "facing arrow")]
+    assert [
+        name for name, box in marks for line in lines for start, end in zip(line, line[1:]) if crosses(start, end, box)
+    ] == []
+    drawn = sum(math.dist(start, end) for line in lines for start, end in zip(line, line[1:]))
+    whole = 4 * (drawing.S - 2.4) * math.hypot(1, 0.9 * 6 / (drawing.S - 2.4)) * len(forts)
+    assert drawn > whole / 2
 
 
 @pytest.mark.parametrize("path", examples(MORSCHAUSER), ids=lambda p: p.stem)

@@ -84,8 +84,9 @@ PATTERN_DEFS = f"""
 """
 
 
-def trench_line(x: float, y: float, size: float) -> str:
-    """A fortification's zigzag trench line around a square of `size` whose top left corner is (x, y)."""
+def trench_points(x: float, y: float, size: float) -> list[tuple[float, float]]:
+    """A fortification's zigzag trench line around a square of `size` whose top left corner is (x, y): its corners
+    in order, back to the first."""
     n = 6
     step = size / n
     pts = []
@@ -97,4 +98,12 @@ def trench_line(x: float, y: float, size: float) -> str:
         pts.append((x + size - i * step, y + size - (0 if i % 2 == 0 else 0.9)))
     for i in range(1, n + 1):
         pts.append((x + (0 if i % 2 == 0 else 0.9), y + size - i * step))
-    return f'<polygon points="{points(pts)}" fill="none" stroke="#3d3326" stroke-width="0.45" stroke-linejoin="miter"/>'
+    return pts
+
+
+def trench_svg(pieces: list[list[tuple[float, float]]], whole: bool) -> str:
+    """The trench line's pieces drawn (whole: the one piece is the closed line, uncut)."""
+    look = 'class="trench" fill="none" stroke="#3d3326" stroke-width="0.45" stroke-linejoin="miter"'
+    if whole:
+        return f'<polygon points="{points(pieces[0][:-1])}" {look}/>'
+    return "".join(f'<polyline points="{points(piece)}" {look}/>' for piece in pieces)

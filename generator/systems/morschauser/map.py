@@ -8,7 +8,7 @@ from dataclasses import replace
 from markupsafe import Markup
 
 from ... import fonts
-from ...labels import OBJECTIVE, Box, Label, Placement, around, covered, leader_svg, spread, text_width
+from ...labels import OBJECTIVE, Box, Label, Placement, around, covered, leader_svg, outside, spread, text_width
 from ...svg import EDGE_BAND, MARK_GAP_MM, MIN_TEXT_PT, PT_MM, MapFrame, boxed_text, edge_names, map_frames, shape_path
 from .glyphs import unit_marker
 from .looks import (
@@ -21,7 +21,8 @@ from .looks import (
     PATTERN_DEFS,
     ROAD,
     level_mark,
-    trench_line,
+    trench_points,
+    trench_svg,
 )
 from .relief import contour_lines, hill_squares
 from .squares import FACING_VECTORS, grid_lines
@@ -83,6 +84,7 @@ class GridMap:
         self.houses: list[tuple[Box, str]] = []  # each house's footprint: an obstacle, dropped where a unit stands
         # each tree's square: no obstacle (a name may stand in a wood), dropped where a label or mark covers it
         self.trees: list[tuple[Box, str]] = []
+        self.trenches: list[list[tuple[float, float]]] = []  # each fortification's zigzag, drawn after the labels
 
     # --- geometry ------------------------------------------------------------------------
     def size_mm(self) -> tuple[float, float]:
@@ -162,8 +164,8 @@ class GridMap:
                 f'height="{s - 2 * inset:g}" fill="url(#{pattern})"/></g>'
             )
         if kind == "fortification":
-            # a zigzag trench line just inside the square's edge
-            self.areas.append(trench_line(x + 1.2, y + 1.2, s - 2.4))
+            # a zigzag trench line just inside the square's edge, cut where a mark stands on it (see svg)
+            self.trenches.append(trench_points(x + 1.2, y + 1.2, s - 2.4))
         self._use(kind)
 
     def path(self, kind: str, squares: list[tuple[int, int]]) -> None:
@@ -573,8 +575,7 @@ class GridMap:
         """Drop every house that a square's own marks (an arrow, star, code or level mark) cover, so the houses
         left are obstacles the place names keep off and no mark is printed over a house (a unit's marker, an
         opaque counter, may stand on one)."""
-        taken = [box for kind, box in self.placement.obstacles if kind in (OBJECTIVE, "facing arrow")]
-        taken += [p.box for p in self.placement.placed]
+        taken = self._marks()
         gap = self.placement.gap
         cleared = {house for house, _ in self.houses if any(house.grown(gap).overlap(box) > 0 for box in taken)}
         self.houses = [(house, drawn) for house, drawn in self.houses if house not in cleared]
@@ -583,12 +584,32 @@ class GridMap:
     def _clear_trees(self) -> None:
         """Drop every tree that a label, a leader's end or a mark (an arrow or star) covers: a wood's name stands in
         a clearing of whole trees, not over halves of them ('Hornwald' covered the top row of its wood)."""
-        taken = [box for kind, box in self.placement.obstacles if kind in (OBJECTIVE, "facing arrow")]
-        taken += [p.box for p in self.placement.placed]
+        taken = self._marks()
         gap = self.placement.gap / 2
         self.trees = [
             (tree, drawn) for tree, drawn in self.trees if not any(tree.grown(gap).overlap(box) > 0 for box in taken)
         ]
+
+    def _marks(self) -> list[Box]:
+        """What a square's own marks and the labels cover: objective stars, facing arrows and every placed label."""
+        taken = [box for kind, box in self.placement.obstacles if kind in (OBJECTIVE, "facing arrow")]
+        return taken + [p.box for p in self.placement.placed]
+
+    def _trenches_svg(self) -> str:
+        """The fortifications' zigzag lines, each cut, with half the placement's gap to spare, where a code, a star
+        or an arrow stands on it (Hill 112's codes B1 to B4 stood on the zigzag, the line showing either side), and
+        any piece left shorter than two zigs dropped."""
+        clear = [box.grown(self.placement.gap / 2) for box in self._marks()]
+        out = []
+        for line in self.trenches:
+            xs, ys = [x for x, _ in line], [y for _, y in line]
+            near = [box for box in clear if box.overlap(Box(min(xs), min(ys), max(xs), max(ys))) > 0]
+            pieces = outside(line, near)
+            if pieces != [line]:  # a stub left between two marks reads as a scratch, not a trench: drop it
+                step = math.dist(line[0], line[1])
+                pieces = [piece for piece in pieces if sum(map(math.dist, piece, piece[1:])) >= 2 * step]
+            out.append(trench_svg(pieces, whole=pieces == [line]))
+        return "".join(out)
 
     def _labels_svg(self) -> str:
         out = []
@@ -607,6 +628,7 @@ class GridMap:
     def svg(self) -> Markup:
         labels = self._labels_svg()
         houses = "".join(drawn for _, drawn in self.trees + self.houses)
+        trenches = self._trenches_svg()
         m = self.margin
         W, H = self.columns * self.S, self.rows * self.S
         vw, vh = self.view_size()
@@ -618,7 +640,7 @@ class GridMap:
             f'width="{width_mm:.1f}mm" height="{height_mm:.1f}mm" font-family=\'{fonts.TEXT}\'>'
             f"<defs>{PATTERN_DEFS}</defs>"
             f'<rect x="0" y="0" width="{W:g}" height="{H:g}" fill="{HILL_FILLS[0]}"/>'
-            f"{hill_squares(self.levels, self.S)}{''.join(self.areas)}{houses}"
+            f"{hill_squares(self.levels, self.S)}{''.join(self.areas)}{trenches}{houses}"
             f"{contour_lines(self.levels, self.columns, self.rows, self.S)}{''.join(self.paths)}{''.join(self.overlays)}"
             f"{grid_lines(self.columns, self.rows, self.S, round(self.coord_size(), 2))}{''.join(self.units)}{labels}{''.join(self.stars)}{edges}</svg>"
         )
