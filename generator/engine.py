@@ -49,7 +49,52 @@ def _lay_out(
     if fit.MARK in html:  # card text that must fit its box: measured and shrunk by this same engine
         laid_out, _, unfit = fit.fit(html, layout, prefixes)
         return laid_out, unfit
-    return settle(html, layout)[0], []
+    laid_out = settle(html, layout)[0]
+    continued_only_after_a_break(laid_out)
+    return laid_out, []
+
+
+MORE = "ref-more"  # a heading's "(continued)" (_macros.html: ref_heading)
+
+
+def continued_only_after_a_break(document) -> None:
+    """Take "(continued)" out of each quick-reference section's first heading, leaving it in the headings a
+    section repeats where it goes on in the next column or page: the repeat said only "Recovery" again, and read
+    as a second section (the bridge's last Recovery bullet). CSS cannot tell a repeated table header from the
+    first, so the laid-out document is mended: the words sit at the end of their heading's line, and dropping them
+    moves nothing else."""
+    from weasyprint.formatting_structure import boxes
+
+    seen: set = set()
+    for page in document.pages:
+        stack = [page._page_box]
+        while stack:
+            box = stack.pop()
+            children = getattr(box, "children", ())
+            if isinstance(box, boxes.TableBox) and children and getattr(children[0], "is_header", False):
+                if box.element not in seen:
+                    seen.add(box.element)
+                    _drop_more(children[0])
+                children = children[1:]
+            stack.extend(reversed(children))
+
+
+def _drop_more(box) -> None:
+    children = getattr(box, "children", None)
+    if not children:
+        return
+    kept = [child for child in children if _classes(child) is None or MORE not in _classes(child)]
+    if len(kept) != len(children):
+        box.children = kept
+    for child in kept:
+        _drop_more(child)
+
+
+def _classes(box) -> list[str] | None:
+    element = getattr(box, "element", None)
+    if element is None or getattr(box, "element_tag", None) != "span":
+        return None
+    return (element.get("class") or "").split()
 
 
 def settle(html: str, layout) -> tuple[object, str]:

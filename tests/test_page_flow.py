@@ -238,9 +238,9 @@ def part_after_blocks(
     """One part of the example's pack printed again and again, each time on a fresh page after a block of one of
     the `starts` heights (or with the block put inside the part, before the first `within`, for a part that starts a
     page of its own). Made once in the test run for all the tests that read the same part: each is 22 to 43 trials
-    of the part, laid out once as they are (a stray last page is not tightened up: the trials are not a pack) and
-    read back from the PDF once."""
-    from generator.engine import make_fetcher
+    of the part, laid out once as they are (a stray last page is not tightened up: the trials are not a pack, but a
+    repeated heading says "(continued)" as in a pack) and read back from the PDF once."""
+    from generator.engine import continued_only_after_a_break, make_fetcher
 
     scenario = load(SCENARIOS / f"{name}.yaml")
     pack, _ = compute(scenario, choose_seed(scenario, None), Options(), with_cards=False)
@@ -259,6 +259,7 @@ def part_after_blocks(
         fetcher = make_fetcher()
         laid_out = weasyprint.HTML(string=head + trials + tail, base_url=f"{TEMPLATES}/", url_fetcher=fetcher)
         laid_out = laid_out.render(pdf_tags=False)
+        continued_only_after_a_break(laid_out)  # as a pack is printed (engine._lay_out)
         pdf = folder / f"{part}.pdf"
         pdf.write_bytes(laid_out.write_pdf())
         return pdf, read_back(pdf), table_fragments(laid_out)
@@ -675,30 +676,68 @@ def test_no_table_leaves_a_row_alone_on_a_page(shared, name, system, part, heade
 SECTION_HEADING_PT, AFTER_SECTIONS_PT = 9.0, 9.75
 
 
-def headless_reference_columns(pages: list[list[list[dict]]], middle: float) -> list[tuple[int, str]]:
-    """Each column of a quick reference's sections (left or right of `middle`, in points) that opens with a bullet
-    rather than a heading, as (page number, its first words). The sections run from the "Quick reference" heading
-    to the next heading of 10 pt or more; `pages` holds each page's lines (text_lines)."""
-    headless, inside = [], False
+def reference_columns(pages: list[list[list[dict]]], middle: float) -> list[list[tuple[int, list[list[dict]]]]]:
+    """Each quick reference's columns of sections (left or right of `middle`, in points), in reading order, as
+    (page number, its lines, each the words of one line in that column). A quick reference's sections run from
+    its "Quick reference" heading to the next heading of 10 pt or more; `pages` holds each page's lines
+    (text_lines)."""
+    found: list[list[tuple[int, list[list[dict]]]]] = []
+    columns: list[list[list[dict]]] = []  # the page's left and right column, while inside a quick reference
+
+    def close(number: int) -> None:  # the page's columns, or the reference's last ones, go to its list
+        found[-1].extend((number, column) for column in columns if column)
+
     for number, lines in enumerate(pages, 1):
-        tops: dict[int, list[dict]] = {}  # each column's first line on this page, as its words in that column
         for line in lines:
             first = line[0]
             if first["size"] >= AFTER_SECTIONS_PT and first["x0"] < middle:  # a heading across the page
-                inside = " ".join(w["text"] for w in line) == "Quick reference"
+                if columns:
+                    close(number)
+                columns = []
+                if " ".join(w["text"] for w in line) == "Quick reference":
+                    found.append([])
+                    columns = [[], []]
                 continue
-            if not inside:
-                continue
-            for column in (0, 1):
+            for column, kept in enumerate(columns):
                 words = [w for w in line if (w["x0"] >= middle) == bool(column)]
-                if words and column not in tops:
-                    tops[column] = words
-        headless += [
-            (number, " ".join(w["text"] for w in words[:6]))
-            for _, words in sorted(tops.items())
-            if words[0]["size"] < SECTION_HEADING_PT
-        ]
-    return headless
+                if words:
+                    kept.append(words)
+        if columns:
+            close(number)
+            columns = [[], []]
+    return [reference for reference in found if reference]
+
+
+def headless_reference_columns(pages: list[list[list[dict]]], middle: float) -> list[tuple[int, str]]:
+    """Each column of a quick reference's sections that opens with a bullet rather than a heading, as (page number,
+    its first words)."""
+    return [
+        (number, " ".join(w["text"] for w in column[0][:6]))
+        for reference in reference_columns(pages, middle)
+        for number, column in reference
+        if column[0][0]["size"] < SECTION_HEADING_PT
+    ]
+
+
+CONTINUED = "(continued)"
+
+
+def misread_continuations(pages: list[list[list[dict]]], middle: float) -> list[tuple[int, str]]:
+    """Each quick reference section heading, as (page number, its words), that repeats an earlier heading without
+    saying "(continued)", or says it the first time."""
+    wrong = []
+    for reference in reference_columns(pages, middle):
+        seen = set()
+        for number, column in reference:
+            for line in column:
+                if line[0]["size"] < SECTION_HEADING_PT:
+                    continue
+                text = " ".join(w["text"] for w in line)
+                title = text.removesuffix(CONTINUED).rstrip()
+                if (title in seen) != text.endswith(CONTINUED):
+                    wrong.append((number, text))
+                seen.add(title)
+    return wrong
 
 
 @pytest.mark.parametrize("name, system", [("hill-112", "morschauser-modern"), ("bridge", "fireteam-tomorrow")])
@@ -712,12 +751,27 @@ def test_a_reference_section_that_goes_on_in_the_next_column_or_page_takes_its_h
     assert tops == []
 
 
+@pytest.mark.parametrize("name, system", [("hill-112", "morschauser-modern"), ("bridge", "fireteam-tomorrow")])
+def test_a_reference_sections_repeated_heading_says_it_is_continued(shared, name, system):
+    """Issue 11 (a fresh read of the bridge and Hill 112): a section going on in the next column repeated its
+    heading word for word, so the bridge's last Recovery bullet read as a second Recovery section and Hill 112's
+    "Movement" stood beside "Movement costs". Printed after blocks of every height, so that a section breaks at
+    every bullet: a heading that repeats one before it says "(continued)", and a first heading never does."""
+    trials = part_after_blocks(shared, name, f"{system}/pack.html", "reference")
+    lines = [page["lines"] for page in trials.pages]
+    assert misread_continuations(lines, 595.28 / 2) == []
+    assert any(line[-1]["text"] == CONTINUED for page in lines for line in page)  # sections did break
+
+
 @pytest.mark.parametrize("paper", ["a4", "letter"])
 @pytest.mark.parametrize("name", EXAMPLES)
 def test_every_example_reference_column_opens_with_a_heading(built, pages_of, name, paper):
-    """Every example pack, on A4 and Letter: each column of its quick reference opens with a section's heading."""
+    """Every example pack, on A4 and Letter: each column of its quick reference opens with a section's heading,
+    which says "(continued)" where it repeats one before it, and only there."""
     read = pages_of(built(name, "--paper", paper)[0])
-    assert headless_reference_columns([page["lines"] for page in read], read[0]["width"] / 2) == []
+    lines, middle = [page["lines"] for page in read], read[0]["width"] / 2
+    assert headless_reference_columns(lines, middle) == []
+    assert misread_continuations(lines, middle) == []
 
 
 def test_a_sheet_follows_a_mostly_blank_page_when_it_fits_there_whole():
