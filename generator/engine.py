@@ -122,7 +122,7 @@ def settle(html: str, layout) -> tuple[object, str]:
 
 # a sheet a player pulls out (muster.css: section.part.sheet) starts a page, unless the page before it would use less
 # than this share of its height: then it may follow there, whole (it moves on to its own page when it does not fit)
-SHEET_JOIN_BELOW = 1 / 3
+SHEET_JOIN_BELOW = 1 / 2
 JOIN = "<style>section.part.sheet#{id} {{ break-before: auto; break-inside: avoid; margin-top: 9mm; }}</style>"
 _SHEET = re.compile(r'<section class="part sheet[^"]*" id="([\w-]+)"')
 

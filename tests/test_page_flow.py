@@ -53,7 +53,7 @@ KEPT = ("text", "fontname", "size", "x0", "top", "bottom")  # what a word read b
 
 
 def read_back(pdf_path) -> list[dict]:
-    """Each page of a PDF as read back with pdfplumber: its width, its text area's lines (text_lines, each word
+    """Each page of a PDF as read back with pdfplumber: its width and height, its text area's lines (text_lines, each word
     with KEPT), its running head, its whole text and how much of its text area is used (used_share)."""
     pages = []
     with pdfplumber.open(pdf_path) as pdf:
@@ -63,6 +63,7 @@ def read_back(pdf_path) -> list[dict]:
             pages.append(
                 {
                     "width": page.width,
+                    "height": page.height,
                     "lines": lines,
                     "head": running_head(page),
                     "text": text,
@@ -774,10 +775,37 @@ def test_every_example_reference_column_opens_with_a_heading(built, pages_of, na
     assert misread_continuations(lines, middle) == []
 
 
+SHEETS = ("The table", "The battlefield", "Deck run-sheet", "Turn tracker", "The turn sequence")  # pull-out sheets
+JOIN_GAP = 9 * MM  # the space above a sheet that follows on the page before it (engine.JOIN)
+
+
+def sheets_left_off_a_half_empty_page(read: list[dict]) -> list[tuple[int, str]]:
+    """Each pull-out sheet, as (page number, its heading), that starts a page of its own after a page used less than
+    half, though the sheet (one page, ending before the next part) would fit whole under what that page holds."""
+    found = []
+    for number, page in enumerate(read[1:], 2):
+        before, after = read[number - 2], read[number] if number < len(read) else None
+        heading = " ".join(w["text"] for w in page["lines"][0]) if page["lines"] else ""
+        one_page = after is None or (after["lines"] and after["lines"][0][0]["size"] >= PART_HEADING_SIZE)
+        if heading in SHEETS and one_page and before["used"] is not None and before["used"] < 1 / 2:
+            if before["used"] + JOIN_GAP / (before["height"] - TOP_MARGIN - BOTTOM_MARGIN) + page["used"] <= 1:
+                found.append((number, heading))
+    return found
+
+
+@pytest.mark.parametrize("paper", ["a4", "letter"])
+@pytest.mark.parametrize("name", EXAMPLES)
+def test_a_sheet_shares_a_half_empty_page_it_fits_on(built, pages_of, name, paper):
+    """Issue 11 (a fresh read, Letter): the Ford's forces filled 40% of page 2 and its turn tracker, half a page,
+    took page 3 of its own; a page used less than half is as wasteful before a sheet as anywhere. On A4 and Letter,
+    no sheet of an example pack starts a page after one used less than half when it would fit under it whole."""
+    assert sheets_left_off_a_half_empty_page(pages_of(built(name, "--paper", paper)[0])) == []
+
+
 def test_a_sheet_follows_a_mostly_blank_page_when_it_fits_there_whole():
     """Issue 11: a pull-out sheet (a tracker, a run-sheet) starts a page, so a short part before it left a page
     mostly blank (the Ford's second page held one roster, a fifth of it used). When the page before a sheet uses
-    less than a third of its height, the sheet may follow on it if it fits there whole; a sheet that does not fit
+    less than half its height, the sheet may follow on it if it fits there whole; a sheet that does not fit
     still starts its own page, whole."""
     from generator.engine import render_pdf
 
