@@ -120,3 +120,31 @@ def test_the_appendix_says_it_holds_the_whole_rule_set(appendix_pages):
         "Appendix A: Morschauser Modern The whole of Morschauser Modern as this book plays it, for every Morschauser "
         "Modern chapter here and any the club writes next"
     )
+
+
+def test_the_parts_every_chapter_shares_rank_under_their_kicker_in_the_bookmarks(example_booklet_on):
+    """Issue 11 (a fresh read of the booklet's outline): "Morschauser Modern: every chapter" and "Para Bellum: every
+    chapter" were bookmarks with nothing under them, the shared "Quick reference" and "Action plans" beside them
+    at their rank. In the example booklet every such entry holds the parts after it, the quick reference among
+    them."""
+    from pypdf import PdfReader
+
+    reader = PdfReader(example_booklet_on("a4"))
+    kickers = []
+
+    def walk(entries) -> None:
+        for index, entry in enumerate(entries):
+            if isinstance(entry, list):
+                walk(entry)
+            elif entry.title.endswith(": every chapter"):
+                after = entries[index + 1] if index + 1 < len(entries) else None
+                kickers.append(
+                    (
+                        entry.title,
+                        [e.title for e in after if not isinstance(e, list)] if isinstance(after, list) else [],
+                    )
+                )
+
+    walk(reader.outline)
+    assert {title for title, _ in kickers} == {"Morschauser Modern: every chapter", "Para Bellum: every chapter"}
+    assert [title for title, under in kickers if "Quick reference" not in under] == []
