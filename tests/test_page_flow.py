@@ -345,7 +345,7 @@ ROSTERS = [
 @pytest.mark.parametrize("name, system", ROSTERS)
 def test_a_roster_that_runs_onto_a_new_page_says_whose_it_is(shared, name, system):
     """The rosters printed after blocks of every height, in every system: a page with a roster row or unit under
-    no head of its side says in its running head whose roster goes on ("Hohenstaufen, continued"), and a page
+    no head of its side says in its running head whose roster goes on ("Hohenstaufen (continued)"), and a page
     names each side once in its text (Fireteam's and Para Bellum's unit boxes went on under no side's name, as
     Hill 112's page 4 did; Morschauser and WarSpike printed the side's head and, under it, a header row naming
     the side again)."""
@@ -369,7 +369,7 @@ def test_a_roster_that_runs_onto_a_new_page_says_whose_it_is(shared, name, syste
                     whose = heads[0]
                     named[whose] += 1
                 continue
-            if whose != row and f"{row}, continued" not in head:
+            if whose != row and f"{row} (continued)" not in head:
                 nameless.append((number, text, row, head))
         twice += [(number, side) for side, count in named.items() if count > 1]
     assert nameless == []
