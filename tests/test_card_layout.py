@@ -370,3 +370,40 @@ def test_a_morschauser_unit_card_names_its_starting_square_as_a_square(size):
     for _, _trim, chars, _ in front_cards("weissach-bridge", size, "a4", False):  # card by card: columns interleave
         starts += re.findall(r"tarts in (\S+)", " ".join(pdfplumber.utils.extract_text(chars).split()))
     assert len(starts) >= 10 and set(starts) == {"square"}, starts
+
+
+GROUND_MM = 0.3  # mm of white a unit's marker keeps inside its white ground on the band, on every side
+
+MINI_MORSCHAUSER = [name for name, size in SIZED if size == "mini" and name in EXAMPLES.get("morschauser-modern", [])]
+
+
+@pytest.mark.parametrize("name", MINI_MORSCHAUSER)
+def test_a_units_marker_stands_inside_its_white_ground_on_the_band(name):
+    """Issue 11 (a fresh read of the mini cards): the side's shape at the corner of a Morschauser unit's marker hung
+    over its white ground onto the band, green on green: the marker stood at the ground's very corner, the padding
+    never applied to an absolutely placed picture. Each marker lies inside its ground with GROUND_MM of white
+    round it."""
+    from weasyprint.formatting_structure import boxes
+
+    document, _ = card_blocks(name, "mini")
+    found = []
+
+    def walk(box, ground=None):
+        box = getattr(box, "_box", box)  # an absolutely placed box stands behind its placeholder
+        classes = (box.element.get("class") or "").split() if box.element is not None else []
+        if "mm-head" in classes and box.element_tag == "div":
+            x, y = box.padding_box_x(), box.padding_box_y()
+            ground = (x, y, x + box.padding_width(), y + box.padding_height())
+        if isinstance(box, boxes.ReplacedBox) and "mm-marker" in classes:
+            x, y = box.border_box_x(), box.border_box_y()
+            marker = (x, y, x + box.border_width(), y + box.border_height())
+            found.append(
+                min(marker[0] - ground[0], marker[1] - ground[1], ground[2] - marker[2], ground[3] - marker[3])
+            )
+        for child in getattr(box, "children", []):
+            walk(child, ground)
+
+    for page in document.pages:
+        walk(page._page_box)
+    assert found, "no unit marker found"
+    assert min(found) / (96 / 25.4) >= GROUND_MM
