@@ -221,6 +221,8 @@ STARTS_MM = range(90, 262, 4)
 # Every 8 mm for parts whose tests look for a keep across the foot taller than that (a heading with its first lines,
 # a side of the tracker) or for any break inside a side's roster: half the trials of a part of several pages
 WIDE_STARTS_MM = range(90, 262, 8)
+# the parts whose tests look for such a keep or any break (none reads them row by row): trials start WIDE_STARTS_MM
+WIDE = {"odds", "forces", "runsheet", "tracker"}
 
 
 @dataclass
@@ -233,18 +235,17 @@ class Trials:
     fragments: list[list[int]]  # for each table, the body rows of each of its pieces, page by page
 
 
-def part_after_blocks(
-    shared, name: str, template: str, part: str, within: str = "", starts: range = STARTS_MM
-) -> Trials:
+def part_after_blocks(shared, name: str, template: str, part: str, within: str = "") -> Trials:
     """One part of the example's pack printed again and again, each time on a fresh page after a block of one of
-    the `starts` heights (or with the block put inside the part, before the first `within`, for a part that starts a
-    page of its own). Made once in the test run for all the tests that read the same part: each is 22 to 43 trials
+    the heights STARTS_MM, or WIDE_STARTS_MM for a part in WIDE (or with the block put inside the part, before the
+    first `within`, for a part that starts a page of its own). Made once in the test run for all the tests that read the same part: each is 22 to 43 trials
     of the part, laid out once as they are (a stray last page is not tightened up: the trials are not a pack, but a
     repeated heading says "(continued)" as in a pack) and read back from the PDF once."""
     from generator.engine import continued_only_after_a_break, make_fetcher
 
     scenario = load(SCENARIOS / f"{name}.yaml")
     pack, _ = compute(scenario, choose_seed(scenario, None), Options(), with_cards=False)
+    starts = WIDE_STARTS_MM if part in WIDE else STARTS_MM
 
     def make(folder: Path) -> tuple:
         import weasyprint
@@ -273,7 +274,7 @@ def test_fireteam_odds_grid_keeps_its_heading_wherever_the_part_starts(shared):
     """The Odds part printed after blocks of every height: its heading and lead-in always share a page with the
     first line of the grid of tables (floated tables were out of the flow, so the keep-with-next rule kept the
     heading with nothing and it stood alone at the foot with its one sentence)."""
-    trials = part_after_blocks(shared, "bridge", "fireteam-tomorrow/pack.html", "odds", starts=WIDE_STARTS_MM)
+    trials = part_after_blocks(shared, "bridge", "fireteam-tomorrow/pack.html", "odds")
     assert stranded_headings(trials.pages) == []
 
 
@@ -286,7 +287,6 @@ def test_warspike_tracker_keeps_each_side_on_one_page_wherever_it_starts(shared)
         "warspike/pack.html",
         "tracker",
         within=WITHIN["tracker"],
-        starts=WIDE_STARTS_MM,
     )
     names = [army["side"].name for army in trials.pack["tracker"]["sides"]]
     split = []
@@ -349,7 +349,7 @@ def test_a_roster_that_runs_onto_a_new_page_says_whose_it_is(shared, name, syste
     names each side once in its text (Fireteam's and Para Bellum's unit boxes went on under no side's name, as
     Hill 112's page 4 did; Morschauser and WarSpike printed the side's head and, under it, a header row naming
     the side again)."""
-    trials = part_after_blocks(shared, name, f"{system}/pack.html", "forces", starts=WIDE_STARTS_MM)
+    trials = part_after_blocks(shared, name, f"{system}/pack.html", "forces")
     rows = roster_rows(system, trials.pack)
     sides = {side for side, _ in rows}
     boxes = system in ("fireteam-tomorrow", "para-bellum")
@@ -486,8 +486,6 @@ CONTINUED_TABLES = [
 ]
 # where a block goes inside a part that starts a page of its own (part_after_blocks' `within`)
 WITHIN = {"runsheet": '<div class="runsheet-block"', "tracker": '<table class="ws-tracker'}
-# the parts no test reads row by row: a break anywhere in the table is what their tests look for
-WIDE = {"runsheet", "tracker"}
 
 
 @pytest.mark.parametrize("name, system, part, header, heading, continued", CONTINUED_TABLES)
@@ -497,8 +495,7 @@ def test_a_table_that_runs_onto_a_new_page_repeats_its_header_and_says_continued
     """Parts printed after blocks of every height: wherever a table runs onto a new page, that page repeats the
     table's header and its running head says which table goes on, "(continued)" (a fresh reader found Hill 112's
     activation schedule and WarSpike's turn tracker going on with no such word)."""
-    starts = WIDE_STARTS_MM if part in WIDE else STARTS_MM
-    trials = part_after_blocks(shared, name, f"{system}/pack.html", part, within=WITHIN.get(part, ""), starts=starts)
+    trials = part_after_blocks(shared, name, f"{system}/pack.html", part, within=WITHIN.get(part, ""))
     runs_on, unsaid, begun = 0, [], False
     for number, page in enumerate(trials.pages, 1):
         texts = [" ".join(w["text"] for w in line) for line in page["lines"]]
