@@ -408,7 +408,8 @@ def test_with_bleed_no_keyline_hangs_under_a_band_that_runs_to_the_cut(size):
 
 
 def test_tarot_text_uses_the_cards_height():
-    """A tarot card's text (its lines' heights added up) fills over two fifths of the card's height, not a third."""
+    """Every tarot card's text (its lines' heights added up) fills over two fifths of the card's height, not a
+    third."""
     shares = []
     for _, trim, chars, _ in front_cards("relay-station", "tarot", "a4", False):
         spans = sorted((c["top"], c["bottom"]) for c in chars if c["text"].strip())
@@ -423,9 +424,10 @@ def test_tarot_text_uses_the_cards_height():
     # 2031328), a Move card of two short paragraphs takes the size Skyhook's jump-pack Move card fits: 0.36, still
     # above the third this test was written against; the deck as a whole fills more than two fifths. Since the
     # team cards (Move and Fire) print at one size, a Move card without jump packs takes the Fire card's size
-    # (9.75 pt) and fills 0.34, its chance of beating the fixed move added
+    # (9.75 pt) and fills 0.34, its chance of beating the fixed move added; with how often a roll reaches each
+    # distance (a tarot Move card's, a vehicle's too: a fresh read found them half empty) every card fills 0.42
     shares.sort()
-    assert shares[0] > 0.33 and shares[len(shares) // 2] >= 0.42, [round(s, 2) for s in shares]
+    assert shares[0] > 0.4 and shares[len(shares) // 2] >= 0.42, [round(s, 2) for s in shares]
 
 
 def test_long_names_validation_accepts_wrap_or_shrink_clear_of_the_badge(tmp_path):

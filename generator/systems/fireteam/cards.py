@@ -13,6 +13,8 @@ from .roster import Unit, carried, figures
 # a mini card has no room for the Recovery card's morale beside its modifiers: it points to the rosters, which
 # print each side's and team's morale in full
 BRIEF = frozenset({"mini"})
+# a tarot card's Move card holds its rules in half its body: it adds how often a roll reaches each distance
+ROOMY = frozenset({"tarot"})
 
 
 def fronts(cards: list[dict], sides: list, units: list[Unit], rules: Rules, card_size: str = "poker") -> list[dict]:
@@ -44,6 +46,7 @@ def fronts(cards: list[dict], sides: list, units: list[Unit], rules: Rules, card
                     vehicles=facing.get(card["side_index"], False),
                     fielded=fielded,
                     brief=card_size in BRIEF,
+                    roomy=card_size in ROOMY,
                 ),
                 "side_path": f"sides[{card['side_index']}].name" if unit else "",
                 "unit_path": unit.path if unit else "",
@@ -60,6 +63,7 @@ def card_text(
     vehicles: bool = False,
     fielded: frozenset[str] | set[str] | None = None,
     brief: bool = False,
+    roomy: bool = False,
 ) -> list[str]:
     """The card's rules in short, only those that apply to the card's unit, abbreviations spelt out.
 
@@ -68,27 +72,31 @@ def card_text(
     rule data (`vehicles`: the card's side faces an enemy vehicle, so its armour and what harms it are named; `fielded`: the armour
     levels and qualities of its figures, so the Recovery card names only the modifiers that can apply, all of them
     when None; `brief`: a mini card, whose Recovery card points to the rosters for morale and whose HTH card leaves out the line
-    saying whose fights it settles). The Move card's dice and distances, and its chance of a roll beating the fixed move,
-    are the rule data's too.
+    saying whose fights it settles; `roomy`: a tarot card, whose Move cards, a vehicle's too, also give the chance of a roll
+    reaching each distance). The Move card's dice and distances, and its chance of a roll beating the fixed move, are the rule
+    data's too.
     """
     if card["type"] == "Move":
         movement = rules.movement
         obstacles = f'Linear obstacle \u2212{movement.linear_obstacle}"; rough ground costs {movement.rough}.'
         if card["vehicle"]:
+            reach = [_reach(nd(movement.vehicle_dice))] if roomy else []
             if vehicle_kind in ("hovercraft", "helicopter"):
                 return [
                     f"Move {movement.vehicle_dice}D6 inches, or up to the length of the table.",
+                    *reach,
                     "A hovercraft weaves through woods and narrow streets more slowly."
                     if vehicle_kind == "hovercraft"
                     else "A helicopter flies over woods, buildings and rivers.",
                 ]
-            return [f"Move {movement.vehicle_dice}D6 inches.", obstacles]
+            return [f"Move {movement.vehicle_dice}D6 inches.", *reach, obstacles]
         rolled = nd(movement.dice)
         beats = roll_beats_fixed(rules)
         lines = [
             f'Each figure: {movement.dice}D6 inches, or {movement.fixed}" without rolling.',
             # what a player weighs before choosing: the odds page's movement note, on the card they hold
             f'Rolling goes farther than {movement.fixed}" in {pct(beats)} of rolls, {float(rolled.mean()):g}" on average.',
+            *([_reach(rolled)] if roomy else []),
             obstacles,
         ]
         if card["jump_packs"]:
@@ -212,3 +220,11 @@ def _weapon_bonus(rules: Rules, carried: set[str]) -> str:
     either = earn[0] if len(earn) == 1 else ", ".join(earn[:-1]) + " or " + earn[-1]
     only = "" if all(w.hth_bonus for w in rules.weapons if w.name in carried) else " only"
     return f", +{bonus} with {'an' if either[0] in 'aeiou' else 'a'} {either}{only}"
+
+
+def _reach(rolled) -> str:
+    """How often a movement roll reaches each even distance it may fall short of, exactly ('A roll reaches 4":
+    91.7%; 6": 72.2%; ...'): what a player weighs before rolling for a charge or for cover."""
+    lowest, highest = min(rolled.p), max(rolled.p)
+    steps = [d for d in range(lowest + 1, highest + 1) if d % 2 == 0]
+    return "A roll reaches " + "; ".join(f'{d}": {pct(rolled.at_least(d))}' for d in steps) + "."
