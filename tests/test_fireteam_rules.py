@@ -388,8 +388,8 @@ def test_the_hth_cards_results_are_the_rule_datas_bands():
 def test_a_tarot_move_card_gives_the_chance_a_roll_reaches_each_distance():
     """Issue 11 (a fresh read of the tarot cards): a Fireteam Move card used half its body beside the Fire card it
     shares a size with. On a tarot card a figure's Move card also says, exactly, how often its roll reaches each
-    even distance (2D6: 4" on 33 of 36 rolls, 12" on 1), before the obstacles; poker and mini cards keep to the
-    rules."""
+    even distance past the fixed move it may take without rolling (2D6: 8" on 15 of 36 rolls, 12" on 1), each
+    distance bound to its chance, before the jump packs and the obstacles; poker and mini cards keep to the rules."""
     from generator.build import load
 
     prepared = SYSTEM.prepare(load("scenarios/relay-station.yaml"), 1)
@@ -399,7 +399,10 @@ def test_a_tarot_move_card_gives_the_chance_a_roll_reaches_each_distance():
         return next(c["text"] for c in cards if c["type"] == "Move" and not c["vehicle"] and not c["jump_packs"])
 
     assert team_move("tarot")[2:] == [
-        'A roll reaches 4": 91.7%; 6": 72.2%; 8": 41.7%; 10": 16.7%; 12": 2.8%.',
+        'A roll reaches 8":\u00a041.7%; 10":\u00a016.7%; 12":\u00a02.8%.',
         'Linear obstacle \u22122"; rough ground costs double.',
     ]
     assert not any(line.startswith("A roll reaches") for size in ("poker", "mini") for line in team_move(size))
+    cards = SYSTEM.cards(prepared, "tarot")
+    jump = next(c["text"] for c in cards if c["type"] == "Move" and c["jump_packs"])
+    assert jump[2].startswith("A roll reaches") and jump[3].startswith("Jump packs")

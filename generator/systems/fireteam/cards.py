@@ -96,13 +96,13 @@ def card_text(
             f'Each figure: {movement.dice}D6 inches, or {movement.fixed}" without rolling.',
             # what a player weighs before choosing: the odds page's movement note, on the card they hold
             f'Rolling goes farther than {movement.fixed}" in {pct(beats)} of rolls, {float(rolled.mean()):g}" on average.',
-            *([_reach(rolled)] if roomy else []),
+            *([_reach(rolled, beyond=movement.fixed)] if roomy else []),
             obstacles,
         ]
         if card["jump_packs"]:
             jump = movement.jump
-            lines.insert(
-                2,
+            lines.insert(  # before the obstacles, after the roll's odds
+                len(lines) - 1,
                 f'Jump packs: up to {jump.max}" instead, starting and landing at least {jump.clearance}" from any '
                 f"figure; then roll 2D6, and on a {jump.mishap_natural} the figure is HIT.",
             )
@@ -222,9 +222,10 @@ def _weapon_bonus(rules: Rules, carried: set[str]) -> str:
     return f", +{bonus} with {'an' if either[0] in 'aeiou' else 'a'} {either}{only}"
 
 
-def _reach(rolled) -> str:
-    """How often a movement roll reaches each even distance it may fall short of, exactly ('A roll reaches 4":
-    91.7%; 6": 72.2%; ...'): what a player weighs before rolling for a charge or for cover."""
+def _reach(rolled, beyond: int = 0) -> str:
+    """How often a movement roll reaches each even distance past `beyond` (a figure's fixed move, which it may take
+    without rolling) that it may fall short of, exactly ('A roll reaches 8": 41.7%; ...'): what a player weighs
+    before rolling for a charge or for cover. A distance and its chance are never parted at a line's end."""
     lowest, highest = min(rolled.p), max(rolled.p)
-    steps = [d for d in range(lowest + 1, highest + 1) if d % 2 == 0]
-    return "A roll reaches " + "; ".join(f'{d}": {pct(rolled.at_least(d))}' for d in steps) + "."
+    steps = [d for d in range(max(lowest, beyond) + 1, highest + 1) if d % 2 == 0]
+    return "A roll reaches " + "; ".join(f'{d}":\u00a0{pct(rolled.at_least(d))}' for d in steps) + "."
