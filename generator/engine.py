@@ -83,17 +83,17 @@ def _drop_more(box) -> None:
     children = getattr(box, "children", None)
     if not children:
         return
-    kept = [child for child in children if _classes(child) is None or MORE not in _classes(child)]
+    kept = [child for child in children if MORE not in _span_classes(child)]
     if len(kept) != len(children):
         box.children = kept
     for child in kept:
         _drop_more(child)
 
 
-def _classes(box) -> list[str] | None:
+def _span_classes(box) -> list[str]:
     element = getattr(box, "element", None)
     if element is None or getattr(box, "element_tag", None) != "span":
-        return None
+        return []
     return (element.get("class") or "").split()
 
 
@@ -123,7 +123,11 @@ def settle(html: str, layout) -> tuple[object, str]:
 # a sheet a player pulls out (muster.css: section.part.sheet) starts a page, unless the page before it would use less
 # than this share of its height: then it may follow there, whole (it moves on to its own page when it does not fit)
 SHEET_JOIN_BELOW = 1 / 2
-JOIN = "<style>section.part.sheet#{id} {{ break-before: auto; break-inside: avoid; margin-top: 9mm; }}</style>"
+JOIN_GAP_MM = 9  # the space above a sheet that follows on the page before it
+JOIN = (
+    "<style>section.part.sheet#{id} {{ break-before: auto; break-inside: avoid; margin-top: "
+    + f"{JOIN_GAP_MM}mm; }}}}</style>"
+)
 _SHEET = re.compile(r'<section class="part sheet[^"]*" id="([\w-]+)"')
 
 

@@ -15,6 +15,7 @@ from pdfcheck import MM
 from pypdf import PdfReader
 
 from generator.build import Options, choose_seed, compute, load, pack_html
+from generator.engine import JOIN_GAP_MM
 from generator.markup import curl_quotes
 from generator.rendering import TEMPLATES, render
 
@@ -773,7 +774,6 @@ def test_every_example_reference_column_opens_with_a_heading(built, pages_of, na
 
 
 SHEETS = ("The table", "The battlefield", "Deck run-sheet", "Turn tracker", "The turn sequence")  # pull-out sheets
-JOIN_GAP = 9 * MM  # the space above a sheet that follows on the page before it (engine.JOIN)
 
 
 def sheets_left_off_a_half_empty_page(read: list[dict]) -> list[tuple[int, str]]:
@@ -785,7 +785,7 @@ def sheets_left_off_a_half_empty_page(read: list[dict]) -> list[tuple[int, str]]
         heading = " ".join(w["text"] for w in page["lines"][0]) if page["lines"] else ""
         one_page = after is None or (after["lines"] and after["lines"][0][0]["size"] >= PART_HEADING_SIZE)
         if heading in SHEETS and one_page and before["used"] is not None and before["used"] < 1 / 2:
-            if before["used"] + JOIN_GAP / (before["height"] - TOP_MARGIN - BOTTOM_MARGIN) + page["used"] <= 1:
+            if before["used"] + JOIN_GAP_MM * MM / (before["height"] - TOP_MARGIN - BOTTOM_MARGIN) + page["used"] <= 1:
                 found.append((number, heading))
     return found
 
