@@ -686,7 +686,7 @@ def test_warspike_cards_of_one_kind_print_their_text_at_one_size(name, size):
     """Issue 11 (a fresh read): the Instigator and Retaliator markers, a pair always printed together, set their
     rules at two sizes (hold-the-ford tarot 11.2 and 10.2 pt), as did the unit cards' Action and Reaction lists
     and the option cards' rules, each fitted alone. Read from the PDF: every word of the two markers' rules at
-    one size, every unit card's 'one a turn:' at one size, every option card's 'Block:' at one size."""
+    one size, every unit card's 'one per turn:' at one size, every option card's 'Block:' at one size."""
     markers: list[set] = []
     turn, block = set(), set()
     for _, _trim, chars, _ in front_cards(name, size, "a4", False):

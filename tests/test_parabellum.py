@@ -482,14 +482,14 @@ def test_an_action_card_says_each_rule_once():
 
 def test_a_mini_card_says_plainly_that_every_action_is_open():
     """Issue 11 (two fresh reads of the Letter mini cards): a unit open to every action had its list cut from the
-    mini card with the words "Actions every one is open to it". It said "all open to this unit", and now, leading
-    into what may go together, "all open; in one activation:"."""
+    mini card with the words "Actions every one is open to it". It said "all open to this unit", then "all open; in
+    one activation:" (read as a misprint), and now "any card; in one activation:"."""
     from generator.build import choose_seed, compute, render_html
 
     scenario = load(SCENARIOS / "vesta-relay.yaml")
     pack, sheet = compute(scenario, choose_seed(scenario, None), Options(card_size="mini"))
     html = render_html(scenario, pack, sheet)[1]
-    assert "every one is open to it" not in html and "all open; in one activation:" in html
+    assert "every one is open to it" not in html and "any card; in one activation:" in html
 
 
 def test_a_mini_cards_open_actions_lead_into_what_goes_together_and_its_stress_headings_stand_over_their_figures(
@@ -498,12 +498,12 @@ def test_a_mini_cards_open_actions_lead_into_what_goes_together_and_its_stress_h
     """Issue 11 (a fifth fresh read of the mini cards): 'Actions all open to this unit' stood over 'No Fire! and
     Charge! together', which read as taking back what it gave; and the stress track's 'No order' and 'Order'
     headings sat at the left of centred figures. Read from the mini card PDF: the heading leads into the line
-    ('all open; in one activation:'), and each heading's centre lies within half a millimetre of the
+    ('any card; in one activation:'), and each heading's centre lies within half a millimetre of the
     centre of the figures under it."""
     _, cards = built("vesta-relay", "--cards", "mini")
     with pdfplumber.open(cards) as pdf:
         page = pdf.pages[0]
-        assert "all open; in one activation:" in " ".join((page.extract_text() or "").split())
+        assert "any card; in one activation:" in " ".join((page.extract_text() or "").split())
         words = page.extract_words()
     card = [
         w for w in words if w["x1"] < words[0]["x0"] + 45 * 72 / 25.4 and w["top"] < 70 * 72 / 25.4 + words[0]["top"]

@@ -437,9 +437,9 @@ def test_a_unit_under_hold_orders_only_reacts_on_its_card_and_the_instigators_ma
     pack, sheet = compute(scenario, choose_seed(scenario, None), Options())
     html = render_html(scenario, pack, sheet)[1]
     held = sum(1 for card in ford if card["kind"] == "unit" and card["hold"])
-    assert html.count("<b>Reaction</b> only, one a turn") == held
+    assert html.count("<b>Reaction</b> only, one per turn") == held
     assert (
-        html.count("<b>Action</b> or <b>Reaction</b>, one a turn")
+        html.count("<b>Action</b> or <b>Reaction</b>, one per turn")
         == len([card for card in ford if card["kind"] == "unit"]) - held
     )
 

@@ -141,6 +141,15 @@ def test_note_headings_are_capitalised_and_unique(system_id):
 
 
 @pytest.mark.parametrize("system_id", known())
+def test_a_note_does_not_open_by_repeating_its_heading(system_id):
+    """A run-in heading is followed by new words: Para Bellum's note printed "Fire! Fire! is one action", which a
+    reader took for a misprint (a heading ending in "!" takes no stop, so nothing parts the two)."""
+    for note in get(system_id).reference()["notes"]:
+        first = note["rule"].rstrip(".").split()[0].lower()
+        assert note["note"].split()[0].lower().rstrip(".,:;") != first, note
+
+
+@pytest.mark.parametrize("system_id", known())
 def test_notes_speak_of_the_original_rules_without_keys_or_commands(system_id):
     """Notes say 'the original rules', never 'the seed', and print no backticked key or command line."""
     for note in get(system_id).reference()["notes"]:
@@ -655,3 +664,24 @@ def test_a_yes_or_no_column_says_no_where_it_is_not_yes(name):
             if "yes" in cells:
                 blanks += [(name, column, cell) for cell in cells if cell not in ("yes", "no")]
     assert blanks == []
+
+
+def test_card_and_turn_phrases_a_reader_stumbled_on_read_plainly():
+    """Issue 11 (a fresh read of every page): WarSpike's "one a turn" and "never target" (the original rules: the
+    last Units "may not target an Unit"), Para Bellum's "Action points for a D6 of 1 · 2–5 · 6" and its mini card's
+    "Actions all open"; and Morschauser's "After firing: remove its tile" over a row headed "Tile", read as two
+    different tiles. Each now says what the player does, in the pack and on the cards."""
+    from generator.build import Options, compute, render_html
+
+    def pages(name: str, card_size: str = "poker") -> str:
+        scenario = load(SCENARIOS / f"{name}.yaml")
+        pack, sheet = compute(scenario, choose_seed(scenario, None), Options(card_size=card_size))
+        return " ".join(" ".join(render_html(scenario, pack, sheet)).split())
+
+    warspike, vesta = pages("warspike-bridge-race"), pages("vesta-relay", "mini")
+    for stumble in ("one a turn", "never target", "for a D6 of", "all open"):
+        assert stumble not in warspike + vesta, stumble
+    assert "but not target an enemy Unit" in warspike and "one per turn" in warspike
+    assert 'Action points <span class="pb-faces">by D6 roll: 1 · 2–5 · 6</span>' in vesta
+    hill = pages("hill-112")
+    assert "remove its tile" not in hill and "After firing: it loses this turn’s tile (below) and may not move." in hill

@@ -20,7 +20,7 @@ def cards(roster: list[dict]) -> list[dict]:
                 if row["indirect"]
                 else "Fires in the Artillery Fire Phase, only at a unit it can see; off target misses."
             )
-            lines.append("After firing: remove its tile; it may not move.")
+            lines.append("After firing: it loses this turn's tile (below) and may not move.")
         if row["advance"]:
             lines.append("Won a battle: it may take the loser's square.")
         lines.append(f"Hills: {row['contours']} contour{'s' if row['contours'] > 1 else ''} up or down a step.")

@@ -89,7 +89,7 @@ def in_play(rules, game, rows: list[dict]) -> dict[str, bool]:
     """What the quick reference prints only for a scenario that fields it, by its name in the rule data: every
     unit type, the artillery rules (the `Artillery` section and everything under `artillery`) and each kind of
     fire, the notes and movement costs of each terrain kind (and bridges, where a road meets a river), each
-    variant (played or not) and poor quality."""
+    variant (played or not), the note on variants together (never in play: a scenario has chosen) and poor quality."""
     types = {row["type"] for row in rows}
     weapons = {t.weapon for t in rules.unit_types if t.name in types and t.weapon}
     kinds = {entry.kind for entry in game.terrain}
@@ -98,6 +98,9 @@ def in_play(rules, game, rows: list[dict]) -> dict[str, bool]:
     out.update({"Artillery": bool(weapons), "artillery": bool(weapons)})
     out.update({kind: kind in kinds for kind in rules.terrain.kinds})
     out.update({variant.name: variant.id in game.variants for variant in rules.variants})
+    # how the variants go together is for whoever picks them: a scenario has picked, so only a booklet's appendix
+    # (the whole reference) prints it
+    out[rules.variants_note.name] = False
     out["bridge"] = {"road", "river"} <= kinds  # a square with both is a bridge
     out[rules.quality.name] = any(row["quality"] == "poor" for row in rows)
     out.update(
