@@ -125,6 +125,8 @@ def common_context(prepared: Prepared, options: Options) -> dict:
         "briefing": markup.to_html(scenario.data["briefing"], folder),
         "victory": markup.to_html(scenario.data["victory"], folder),
         "sides": prepared.sides,
+        # whether the system has optional variants at all: a cover that plays none says so only then
+        "optional_variants": bool(system.variants()),
         "version": __version__,
         "ink_saver": options.ink_saver,
     }

@@ -577,6 +577,10 @@ def test_the_booklet_prints_no_programmers_word(example_booklet_on):
         if m
     ]
     assert not found, "the booklet prints programmers' words:\n" + "\n".join(found)
+    # a book has one colophon, by its contents: each appendix closed with "Printed with Muster 0.1.0" (four in all)
+    with pdfplumber.open(example_booklet_on("a4")) as pdf:
+        pages = [" ".join((page.extract_text() or "").split()) for page in pdf.pages]
+    assert [n for n, page in enumerate(pages) if "Printed with Muster" in page] == [1], "one colophon, page 2"
 
 
 def test_sentences_a_second_reader_could_not_parse_read_plainly():
@@ -685,3 +689,26 @@ def test_card_and_turn_phrases_a_reader_stumbled_on_read_plainly():
     assert 'Action points <span class="pb-faces">by D6 roll: 1 · 2–5 · 6</span>' in vesta
     hill = pages("hill-112")
     assert "remove its tile" not in hill and "After firing: it loses this turn’s tile (below) and may not move." in hill
+
+
+@pytest.mark.parametrize("name", EXAMPLES)
+def test_a_cover_says_which_variants_it_plays_one_way_in_every_system(name):
+    """Issue 11 (a fresh read of the booklet): the variants a game plays showed four ways, a box (Morschauser), a
+    dashed box with other words (Para Bellum), a sentence (Weissach) and nothing at all (the Vesta Relay, which
+    plays none of Para Bellum's variants). Now one: a box headed "Variant(s) in play" naming each played variant
+    with its rule, the sentence where the system has variants and none is played, nothing where it has none."""
+    from generator.build import Options, Parts, compute, pack_html
+
+    scenario = load(SCENARIOS / f"{name}.yaml")
+    pack, _ = compute(scenario, choose_seed(scenario, None), Options(), with_cards=False)
+    cover = " ".join(pack_html(scenario, pack, Parts.of("cover")).split())
+    played = yaml.safe_load((SCENARIOS / f"{name}.yaml").read_text(encoding="utf-8")).get("variants") or []
+    names = scenario.system.variant_names()
+    boxes = re.findall(r'<div class="variants"><b>Variants? in play</b> <ul>(.*?)</ul></div>', cover)
+    none_played = "Rules as originally written, with none of the optional variants." in cover
+    if played:
+        assert len(boxes) == 1 and not none_played
+        assert re.findall(r"<li><b>(.*?)</b>: ", boxes[0]) == [markup.curl_quotes(names[v]) for v in played]
+    else:
+        assert not boxes and none_played is bool(names), (name, names)
+    assert "pb-variant" not in cover and "Variant in play:" not in cover

@@ -77,7 +77,11 @@ def pack(prepared, tables: list, powers: range, leaves_out: frozenset[str]) -> d
             "faces": [{"face": face, "lands": spots[spot]} for face, spot in sorted(scheme.faces.items())],
         },
         "costs": {kind: str(cost) for kind, cost in rule_variants.costs(rules, variants).items()},
-        "variants": [{"id": v.id, "name": v.name, "summary": v.summary} for v in rule_variants.active(rules, variants)],
+        # the cover's variants in play (_macros.html variants_in_play), each with its rule in a line
+        "variants": [
+            {"id": v.id, "name": v.name, "summary": v.summary, "text": v.summary}
+            for v in rule_variants.active(rules, variants)
+        ],
         # the quick reference's movement section: a scatter variant prints as the scatter table instead
         "movement_variants": [
             {"name": v.name, "summary": v.summary} for v in rule_variants.active(rules, variants) if v.scatter is None

@@ -135,7 +135,11 @@ def pack(rules: Rules, prepared: ForcesPrepared, leaves_out: frozenset[str]) -> 
     weapon tags table holds only the tags the units' weapons carry (none of `leaves_out`)."""
     return {
         "forces": prepared.forces,
-        "variants": [rules.variants.by_name()[name] for name in prepared.variants],
+        # the cover's variants in play (_macros.html variants_in_play), each with its whole rule: the cards print none
+        "variants": [
+            {"name": variant.name, "text": variant.rule}
+            for variant in (rules.variants.by_name()[name] for name in prepared.variants)
+        ],
         "ap_blocks": ap_blocks(rules, prepared),
         "odds_lead": odds_lead(rules, prepared),
         "ap_values": odds.point_values(rules),
