@@ -918,3 +918,21 @@ def test_a_right_aligned_figure_keeps_a_gap_before_the_column_after_it(name):
     for page in document.pages:
         walk(page._page_box)
     assert close == [], close[:6]
+
+
+@pytest.mark.parametrize("name, paper", [(name, "a4") for name in EXAMPLES] + [(name, "letter") for name in ON_LETTER])
+def test_a_page_that_opens_inside_the_notes_says_they_go_on(built, pages_of, name, paper):
+    """Issue 11 (a fresh read): Hill 112's notes 5 to 22 filled a Letter page under the running head "Quick
+    reference" alone. The notes have no heading to repeat; a page that opens with a note after the first says
+    "Notes (continued)" in its running head. (The list's own reset of the head, which WeasyPrint applies again on
+    every page a split box goes on to, had emptied it.)"""
+    pack, _ = built(name, "--paper", paper)
+    opened_inside = 0
+    for number, page in enumerate(pages_of(pack), 1):
+        first = " ".join(w["text"] for w in page["lines"][0]) if page["lines"] else ""
+        note = re.match(r"(\d+)\. ", first)
+        if note and int(note.group(1)) > 1 and "Notes: gaps filled" not in page["text"]:
+            opened_inside += 1
+            assert page["head"].endswith("Notes (continued)"), (number, page["head"], first)
+    if (name, paper) == ("hill-112", "letter"):
+        assert opened_inside == 1
