@@ -605,10 +605,11 @@ class GridMap:
             xs, ys = [x for x, _ in line], [y for _, y in line]
             near = [box for box in clear if box.overlap(Box(min(xs), min(ys), max(xs), max(ys))) > 0]
             pieces = outside(line, near)
-            if pieces != [line]:  # a stub left between two marks reads as a scratch, not a trench: drop it
+            whole = pieces == [line]
+            if not whole:  # a stub left between two marks reads as a scratch, not a trench: drop it
                 step = math.dist(line[0], line[1])
                 pieces = [piece for piece in pieces if sum(map(math.dist, piece, piece[1:])) >= 2 * step]
-            out.append(trench_svg(pieces, whole=pieces == [line]))
+            out.append(trench_svg(pieces, whole=whole))
         return "".join(out)
 
     def _labels_svg(self) -> str:
