@@ -617,3 +617,14 @@ def test_a_weapon_tag_prints_one_way_on_rosters_cards_and_the_reference(built):
     assert not re.search(
         r"\((heavy|assault)|, (heavy|assault)\)|ASSAULT|HEAVY|^(heavy|assault) (Fired|A unit)", text, re.M
     )
+
+
+def test_no_line_of_a_mini_unit_card_opens_with_a_separator(built):
+    """Issue 11 (a fresh read of the mini cards): the stats line "4 models · Move 6″ · Run 12″ · Discipline 3+"
+    wrapped before its last dot, so a line opened with a stray "· Discipline 3+". Read from the PDF: no line of
+    any card opens with a separator; the wrapped figure still prints."""
+    _, cards = built("vesta-relay-discipline", "--cards", "mini")
+    with pdfplumber.open(cards) as pdf:
+        lines = [line for page in pdf.pages for line in (page.extract_text() or "").splitlines()]
+    assert [line for line in lines if line.lstrip().startswith("\u00b7")] == []
+    assert any(line.startswith("Discipline 3+") for line in lines)

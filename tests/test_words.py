@@ -689,6 +689,12 @@ def test_card_and_turn_phrases_a_reader_stumbled_on_read_plainly():
     assert 'Action points <span class="pb-faces">by D6 roll: 1 · 2–5 · 6</span>' in vesta
     hill = pages("hill-112")
     assert "remove its tile" not in hill and "After firing: it loses this turn’s tile (below) and may not move." in hill
+    # a second read: Morschauser's turn sequence said to draw tiles from a bag beside the pack's tiles drawn in
+    # advance, and its cover note read "+2, not +3 ... 7 + 2 + 1 = 10"; WarSpike said the Changeover three ways
+    assert "Draw a playing-card tile from the bag" not in hill and "this pack has drawn them in advance" in hill
+    assert "7 + 2 + 1" not in hill
+    assert "may not target any Unit" not in warspike and "that have not acted may" not in warspike
+    assert warspike.count("not target an enemy Unit") >= 3  # the turn sequence, the rule, the Retaliator's card
 
 
 @pytest.mark.parametrize("name", EXAMPLES)
