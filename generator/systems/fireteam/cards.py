@@ -5,7 +5,7 @@ from __future__ import annotations
 import re
 
 from ...dice import nd
-from ...rendering import pct
+from ...rendering import NBSP, pct
 from .models import Rules
 from .odds import roll_beats_fixed
 from .roster import Unit, carried, figures
@@ -228,4 +228,4 @@ def _reach(rolled, beyond: int = 0) -> str:
     before rolling for a charge or for cover. A distance and its chance are never parted at a line's end."""
     lowest, highest = min(rolled.p), max(rolled.p)
     steps = [d for d in range(max(lowest, beyond) + 1, highest + 1) if d % 2 == 0]
-    return "A roll reaches " + "; ".join(f'{d}":\u00a0{pct(rolled.at_least(d))}' for d in steps) + "."
+    return "A roll reaches " + "; ".join(f'{d}":{NBSP}{pct(rolled.at_least(d))}' for d in steps) + "."
