@@ -310,12 +310,14 @@ def unfit_problems(scenario: Scenario, err: UnfitText, card_size: str) -> Muster
     for unfit in by_path.values():
         # a larger size is offered only where the name fits it whole (a long side name fits no card at all)
         fits = [size for size, paths in roomier.items() if unfit.path not in paths]
-        larger = f" or print larger cards ({' or '.join(f'--cards {size}' for size in fits)})" if fits else ""
-        told = f"{unfit.text!r} does not fit {card} even at {unfit.min_pt:g} pt"
+        fix = unfit.fix or "shorten it"
+        sizes = " or ".join(f"--cards {size}" for size in fits)
+        larger = f"{', or' if unfit.fix else ' or'} print larger cards ({sizes})" if fits else ""
+        told = f"{unfit.what or repr(unfit.text)} does not fit {card} even at {unfit.min_pt:g} pt"
         if unfit.longest >= 0:  # not worked out past the first names (fit.SEARCHED)
             longest = unfit.text[: unfit.longest].rstrip()  # what fits, without the space a cut may end on
             told += f"; the longest that fits is {len(longest)} characters ({longest!r})"
-        problems.append(scenario.doc.problem(parse_path(unfit.path), f"{told}: shorten it{larger}"))
+        problems.append(scenario.doc.problem(parse_path(unfit.path), f"{told}: {fix}{larger}"))
     if others:
         return RenderError(f"{scenario.doc.file}: " + "; ".join(dict.fromkeys(others)))
     return InputProblems(problems)

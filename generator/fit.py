@@ -2,8 +2,9 @@
 
 A template marks an element that must fit with `data-fit-lines` (the lines it may take; 0 for "as many as its
 box holds"), optionally `data-fit-min` (the smallest size in pt, 7 unless told), `data-fit-path` (the
-scenario key its text comes from, so that text which cannot fit is reported at its line and column) and
-`data-fit-group` (texts of one group end at one size, the smallest any of them needed: every Fire card's rules). The box
+scenario key its text comes from, so that text which cannot fit is reported at its line and column; with
+`data-fit-what` and `data-fit-fix` where the text is more than one name: how the message names it and what it
+tells the writer to do) and `data-fit-group` (texts of one group end at one size, the smallest any of them needed: every Fire card's rules). The box
 is the element's own CSS box: its width, and its height when the CSS fixes one (top and bottom, or height); when
 the box around it has a fixed height (a card's band), the text must also end inside that box's content.
 
@@ -59,6 +60,9 @@ class Measure:
     bottom: float  # px, the last line's bottom from the content box's top
     text_width: float  # px, every line's width added up
     text: str = ""  # the element's text, for a message
+    path: str = ""  # data-fit-path: the scenario key its text comes from
+    what: str = ""  # data-fit-what: how a message names it, where its text is not one name (a unit's card body)
+    fix: str = ""  # data-fit-fix: what a message tells the writer to do, where not to shorten it
     scope: tuple = ()  # the box of fixed height it sits in (page, left, top): texts of two scopes cannot meet
     unit: int | None = None  # the data-fit-unit it lies in (its card), if any
 
@@ -93,6 +97,12 @@ class Unfit:
     text: str
     min_pt: float
     longest: int  # how many of its first characters do fit at the smallest size (-1 when not worked out)
+    what: str = ""  # how a message names it, where its text is more than a name ("the card of 'Picket Section'")
+    fix: str = ""  # what a message tells the writer to do, where not simply to shorten it
+
+    @classmethod
+    def of(cls, m: Measure, longest: int = -1) -> Unfit:
+        return cls(m.path, m.text, m.min_pt, longest, m.what, m.fix)
 
 
 def number(html: str) -> str:
@@ -191,6 +201,9 @@ def _measure_box(box, ident: int, element, parent=None) -> Measure:
         bottom=bottom,
         text_width=text_width,
         text=" ".join(" ".join(element.itertext()).split()),
+        path=_attr(element, "data-fit-path"),
+        what=_attr(element, "data-fit-what"),
+        fix=_attr(element, "data-fit-fix"),
     )
 
 
@@ -218,7 +231,8 @@ def _with_prefixes(html: str, prefixes: dict[int, int]) -> str:
 def _texts(html: str, ids) -> dict[int, tuple[str, str]]:
     """Each element's source path and its text (for the elements that hold only text)."""
     out = {}
-    for match in re.finditer(r'<[^<>]*data-fit-id="(\d+)"([^<>]*)>([^<]*)<', html):
+    # only text up to its own end tag: a box holding other elements (a card's body) is not one text to cut
+    for match in re.finditer(r'<[^<>]*data-fit-id="(\d+)"([^<>]*)>([^<]*)</', html):
         ident = int(match.group(1))
         if ident in ids:
             path = re.search(r'data-fit-path="([^"]*)"', match.group(2))
@@ -270,8 +284,7 @@ def fit(html: str, layout: Callable[[str], object], prefixes: bool = True) -> tu
     if not unfit:
         return document, html, []
     if not prefixes:
-        texts = _texts(html, {m.id for m in unfit})
-        return document, html, [Unfit(texts.get(m.id, ("", ""))[0], m.text, m.min_pt, -1) for m in unfit]
+        return document, html, [Unfit.of(m) for m in unfit]
     return document, html, _longest_prefixes(html, unfit, layout)
 
 
@@ -312,9 +325,10 @@ def _longest_prefixes(html: str, unfit: list[Measure], layout) -> list[Unfit]:
     """
     texts = _texts(html, {m.id for m in unfit})
     reported = {
-        m.id: Unfit(texts[m.id][0] if m.id in texts else "", m.text, m.min_pt, -1)
+        m.id: Unfit.of(m)
+        # text from elsewhere than the scenario, or more than a name (a card's body): reported as it is
         for m in unfit
-        if m.id not in texts or not texts[m.id][0]  # text from elsewhere than the scenario: reported as it is
+        if m.id not in texts or not texts[m.id][0]
     }
     waves: list[list[Measure]] = []
     rank: dict[tuple, int] = {}
@@ -341,7 +355,7 @@ def _longest_prefixes(html: str, unfit: list[Measure], layout) -> list[Unfit]:
             for m in same:
                 passed.add(m.scope)
                 if not before.get(m.scope):
-                    reported[m.id] = Unfit(texts[m.id][0], m.text, m.min_pt, -1)
+                    reported[m.id] = Unfit.of(m)
         alike = dict(list(alike.items())[:SEARCHED])
         if not alike:
             continue
@@ -357,7 +371,7 @@ def _longest_prefixes(html: str, unfit: list[Measure], layout) -> list[Unfit]:
                 before[m.scope] = (*before.get(m.scope, ()), (*texts[m.id], cut[m.id]))
         for m in (m for same in alike.values() for m in same):
             if cut[m.id] < len(texts[m.id][1]):  # a text that fits whole once those before it are cut is not at fault
-                reported[m.id] = Unfit(texts[m.id][0], m.text, m.min_pt, cut[m.id])
+                reported[m.id] = Unfit.of(m, cut[m.id])
     return [reported[i] for i in sorted(reported)]
 
 

@@ -384,6 +384,32 @@ def test_every_character_sits_inside_its_cards_keyline_clear_of_badges_at_7pt_or
     assert bad == [], bad[:12]
 
 
+def test_a_para_bellum_unit_card_too_full_for_its_size_is_refused_at_the_unit(muster, tmp_path):
+    """A Para Bellum unit card's body (stats, weapons, track, actions) was fitted to the card only on tarot: a unit
+    with eight long weapons ran its stress track off the foot of a mini and a poker card and built without a word.
+    The body is fitted on every size; what cannot fit at 7 pt is refused at the unit (validate and build alike,
+    nothing written), offering exactly the larger sizes it fits."""
+    text = (ROOT / "scenarios" / "vesta-relay.yaml").read_text(encoding="utf-8")
+    weapons = "".join(
+        f"\n          - {{name: Heavy plasma projector Mk {i} long name, tags: [heavy, assault]}}" for i in range(8)
+    )
+    copy = tmp_path / "crowded.yaml"
+    copy.write_text(text.replace("        weapons:\n          - {name: Carbines}", "        weapons:" + weapons, 1))
+    lines = copy.read_text(encoding="utf-8").splitlines()
+    at = next(n for n, line in enumerate(lines, 1) if "- name: Command Section" in line)
+    out = tmp_path / "out"
+    built = muster("build", copy, "--cards", "mini", "--out", out)
+    assert built.code == 1 and "Traceback" not in built.err, built.err
+    assert not out.exists() or files_under(out) == []
+    for size in ("mini", "poker"):
+        checked = muster("validate", copy, "--cards", size)
+        assert checked.code == 1, (size, checked.err)
+        (line,) = [text for text in checked.err.splitlines() if "does not fit" in text]
+        assert line.startswith(f"{copy}:{at}:") and ": sides[0].units[0]: the card of 'Command Section' " in line, line
+        assert "fewer weapons or shorter weapon names, or print larger cards (--cards tarot)" in line, line
+    assert muster("validate", copy, "--cards", "tarot").code == 0
+
+
 @pytest.mark.parametrize("size", ["poker", "mini", "tarot"])
 def test_the_keyline_sits_clearly_inside_the_trim(size):
     """A cut half a millimetre off never shows a double line: the keyline is 2 mm or more inside every trim edge."""

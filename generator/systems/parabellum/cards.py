@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import markupsafe
+
 from .models import Rules
 from .roster import ForcesPrepared
 
@@ -38,6 +40,10 @@ def unit_cards(rules: Rules, prepared: ForcesPrepared, card_size: str) -> list[d
             # the scenario keys the band's names come from: a name too long for the card is refused there
             "side_path": f"sides[{force.side.index}].name",
             "name_path": f"sides[{force.side.index}].units[{number}].name",
+            # its body (weapons, track, rules) too full for the card even at 7 pt: refused at the unit
+            "unit_path": f"sides[{force.side.index}].units[{number}]",
+            # (escaped here: a message's quotes stay as typed, not curled as printed text is)
+            "unit_what": markupsafe.escape(f"the card of {unit['name']!r}"),
         }
         for force in prepared.forces
         for number, unit in enumerate(force.units)
