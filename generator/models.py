@@ -21,7 +21,7 @@ from collections.abc import Callable
 from typing import Any
 
 from .errors import InputProblems
-from .schema import INVALID, Checker, Int, Key, ListOf, Record, Spec, Str
+from .schema import INVALID, Checker, Choice, Int, Key, ListOf, Record, Spec, Str
 
 _REQUIRED = dataclasses.MISSING
 
@@ -40,10 +40,139 @@ def key(spec: Spec, doc: str, *, default: Any = _REQUIRED, name: str | None = No
     return dataclasses.field(default=default, metadata=metadata)
 
 
+_LINE_TEXT = Str(600)
+_APPLIED_LINE = Record(
+    [
+        Key("text", _LINE_TEXT, "The rule, in a sentence or two."),
+        Key(
+            "applies_to",
+            ListOf(Str(80), min=1, max=12),
+            "What it is a rule for: names the system's rule data gives (a unit type, weapon, terrain kind, "
+            "variant...). It prints only for a scenario that fields or plays one of them.",
+        ),
+    ]
+)
+
+
+@dataclasses.dataclass
+class ReferenceLine(Spec):
+    """A line of the quick reference: a rule as text, or `{text, applies_to}` for a rule about something a
+    scenario may not field (a river, poor quality, a variant), which then prints only where it is in play."""
+
+    def expected(self):
+        return "a line of text, or a mapping of text and applies_to"
+
+    def check(self, value, path, checker):
+        if isinstance(value, str):
+            return _LINE_TEXT.check(value, path, checker)
+        return _APPLIED_LINE.check(value, path, checker)
+
+    def json_schema(self):
+        return {"anyOf": [_LINE_TEXT.json_schema(), _APPLIED_LINE.json_schema()]}
+
+
+_NOTE_TEXT = Str(2000, None, "a note")
+
+
+def _has_each(value: dict, path: tuple, checker: Checker) -> None:
+    if "{each}" not in value["text"]:
+        checker.report(path + ("text",), "a part with `each` says where its list goes with {each}")
+
+
+_LISTED_PART = Record(
+    [
+        Key("text", _LINE_TEXT, "The sentence, with {each} where the list of what applies goes."),
+        Key(
+            "each",
+            ListOf(_APPLIED_LINE, min=2, max=12),
+            "The list's items, each with what it applies to; the part prints the items in play, joined "
+            "('a, b and c'), and nothing when none is.",
+        ),
+        Key("join", Choice(["and", "or"], "one of"), "The word before the list's last item.", False, "and"),
+    ],
+    after=_has_each,
+)
+
+
+@dataclasses.dataclass
+class NotePart(Spec):
+    """A part of a note: text; `{text, applies_to}`, printed only where what it applies to is in play; or
+    `{text, each}`, one sentence listing only the items in play (five unit types the original rules do not
+    name, said once and not five times)."""
+
+    def expected(self):
+        return "a part of a note: text, a mapping of text and applies_to, or of text and each"
+
+    def check(self, value, path, checker):
+        if isinstance(value, str):
+            return _LINE_TEXT.check(value, path, checker)
+        if isinstance(value, dict) and "each" in value:
+            return _LISTED_PART.check(value, path, checker)
+        return _APPLIED_LINE.check(value, path, checker)
+
+    def json_schema(self):
+        return {"anyOf": [_LINE_TEXT.json_schema(), _APPLIED_LINE.json_schema(), _LISTED_PART.json_schema()]}
+
+
+_NOTE_PARTS = ListOf(NotePart(), min=1, max=12)
+
+
+@dataclasses.dataclass
+class NoteText(Spec):
+    """A note of the rule data: its text, or its parts, each a sentence or two as text or `{text, applies_to}`
+    (the same shape as a reference line), so that a note prints no sentence about what a scenario does not field."""
+
+    def expected(self):
+        return "a note: text, or a list of parts"
+
+    def check(self, value, path, checker):
+        if isinstance(value, list):
+            return _NOTE_PARTS.check(value, path, checker)
+        return _NOTE_TEXT.check(value, path, checker)
+
+    def json_schema(self):
+        return {"anyOf": [_NOTE_TEXT.json_schema(), _NOTE_PARTS.json_schema()]}
+
+
+def note_text(note: str | list, leave_out: frozenset[str] = frozenset()) -> str:
+    """A note as it prints: its text, or its parts that apply (all of them when nothing is left out), joined."""
+    if isinstance(note, str):
+        return note.strip()
+    out = []
+    for part in note:
+        if isinstance(part, dict) and "each" in part:
+            items = [item["text"] for item in part["each"] if line_applies(item, leave_out)]
+            if items:
+                out.append(part["text"].strip().replace("{each}", english_list(items, part.get("join", "and"))))
+        elif line_applies(part, leave_out):
+            out.append(line_text(part).strip())
+    return " ".join(out)
+
+
+def english_list(items: list[str], last: str = "and") -> str:
+    """'a', 'a and b', 'a, b and c' (or 'a, b or c')."""
+    return items[0] if len(items) == 1 else ", ".join(items[:-1]) + f" {last} " + items[-1]
+
+
+def line_text(line: str | dict) -> str:
+    """A reference line's text, whether written plain or with what it applies to."""
+    return line if isinstance(line, str) else line["text"]
+
+
+def line_applies(line: str | dict, leave_out: frozenset[str]) -> bool:
+    """Whether a reference line prints: a plain line always; one with `applies_to` unless all it names is left
+    out (not fielded)."""
+    return isinstance(line, str) or not all(name in leave_out for name in line["applies_to"])
+
+
 def note_key() -> Any:
     """The `note:` every entry of the rule data may carry (declare it last): a reading chosen or a gap filled."""
     return key(
-        Str(2000, None, "a note"), "How the rule was read or a gap filled; the reference sheet prints it.", default=""
+        NoteText(),
+        "How the rule was read or a gap filled; the reference sheet prints it. Text, or a list of parts each "
+        "text or {text, applies_to}: a part about something a scenario may not field (a river, a unit type) "
+        "prints only where it is in play.",
+        default="",
     )
 
 
@@ -145,48 +274,6 @@ class Note(Model):
 
     name: str = key(Str(80), "The rule the note belongs to, as the reference sheet titles it.")
     note: str = note_key()
-
-
-_LINE_TEXT = Str(600)
-_APPLIED_LINE = Record(
-    [
-        Key("text", _LINE_TEXT, "The rule, in a sentence or two."),
-        Key(
-            "applies_to",
-            ListOf(Str(80), min=1, max=12),
-            "What it is a rule for: names the system's rule data gives (a unit type, weapon, terrain kind, "
-            "variant...). It prints only for a scenario that fields or plays one of them.",
-        ),
-    ]
-)
-
-
-@dataclasses.dataclass
-class ReferenceLine(Spec):
-    """A line of the quick reference: a rule as text, or `{text, applies_to}` for a rule about something a
-    scenario may not field (a river, poor quality, a variant), which then prints only where it is in play."""
-
-    def expected(self):
-        return "a line of text, or a mapping of text and applies_to"
-
-    def check(self, value, path, checker):
-        if isinstance(value, str):
-            return _LINE_TEXT.check(value, path, checker)
-        return _APPLIED_LINE.check(value, path, checker)
-
-    def json_schema(self):
-        return {"anyOf": [_LINE_TEXT.json_schema(), _APPLIED_LINE.json_schema()]}
-
-
-def line_text(line: str | dict) -> str:
-    """A reference line's text, whether written plain or with what it applies to."""
-    return line if isinstance(line, str) else line["text"]
-
-
-def line_applies(line: str | dict, leave_out: frozenset[str]) -> bool:
-    """Whether a reference line prints: a plain line always; one with `applies_to` unless all it names is left
-    out (not fielded)."""
-    return isinstance(line, str) or not all(name in leave_out for name in line["applies_to"])
 
 
 @dataclasses.dataclass(frozen=True)

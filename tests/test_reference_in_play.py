@@ -11,7 +11,7 @@ from conftest import SCENARIOS, examples_by_system
 
 from generator.build import Options, choose_seed, compute, load, pack_html
 from generator.loading import load_text
-from generator.models import ReferenceLine
+from generator.models import NoteText, ReferenceLine, note_text
 from generator.schema import Checker
 from generator.systems import get, known
 
@@ -42,11 +42,31 @@ def _applied_lines(system_id: str) -> list[dict]:
     return [line for section in data.get("reference", []) for line in section["lines"] if isinstance(line, dict)]
 
 
+def _parted_notes(data, where: str = "") -> list[tuple[str, list]]:
+    """Every note of the rule data written in parts, with the name it prints under."""
+    out = []
+    if isinstance(data, dict):
+        if isinstance(data.get("note"), list):
+            out.append((data.get("name") or data.get("title") or where, data["note"]))
+        for key, value in data.items():
+            out.extend(_parted_notes(value, key))
+    elif isinstance(data, list):
+        for item in data:
+            out.extend(_parted_notes(item, where))
+    return out
+
+
+def _note_subjects(note: list) -> list[str]:
+    """What a note's parts apply to, the items of a listing part included."""
+    parts = [item for part in note if isinstance(part, dict) for item in part.get("each", [part])]
+    return [name for part in parts for name in part["applies_to"]]
+
+
 def _variant_notes(system_id: str) -> list[tuple[str, str]]:
     """Each variant's (name, note) in the rule data, for the systems that keep variants as a list or a mapping."""
     variants = get(system_id).rules_doc.data.get("variants") or []
     entries = variants.values() if isinstance(variants, dict) else variants
-    return [(entry["name"], entry["note"]) for entry in entries if entry.get("note")]
+    return [(entry["name"], note_text(entry["note"])) for entry in entries if entry.get("note")]
 
 
 @pytest.mark.parametrize("system_id", SYSTEMS_WITH_EXAMPLES)
@@ -56,7 +76,60 @@ def test_every_line_names_what_the_system_can_tell_is_in_play(system_id):
     scenario, prepared = _prepared(examples_by_system()[system_id][0])
     vocabulary = set(scenario.system.in_play(prepared))
     unknown = [(line["text"][:40], name) for line in _applied_lines(system_id) for name in line["applies_to"]]
+    unknown += [
+        (where, name) for where, note in _parted_notes(get(system_id).rules_doc.data) for name in _note_subjects(note)
+    ]
     assert [item for item in unknown if item[1] not in vocabulary] == []
+
+
+def test_a_note_in_parts_is_checked_like_a_reference_line_and_a_list_says_where_it_goes():
+    """A note is text or a list of parts: text, {text, applies_to}, or {text, each} whose text holds {each}."""
+    text = (
+        "notes:\n"
+        "  - A note.\n"
+        "  - [A part., {text: About rivers., applies_to: [river]}]\n"
+        "  - [{text: 'Not named: {each}.', join: or, each: [{text: a, applies_to: [A]}, {text: b, applies_to: [B]}]}]\n"
+        "  - [{text: 'No list.', each: [{text: a, applies_to: [A]}, {text: b, applies_to: [B]}]}]\n"
+        "  - [{text: A part., applies_too: [river]}]\n"
+    )
+    doc = load_text(text, "rules.yaml")
+    checker = Checker(doc)
+    notes = doc.data["notes"]
+    for n in range(3):
+        NoteText().check(notes[n], ("notes", n), checker)
+    assert checker.problems == []
+    assert note_text(notes[2], frozenset({"B"})) == "Not named: a." and note_text(notes[2]) == "Not named: a or b."
+    assert note_text(notes[1], frozenset({"river"})) == "A part."
+    NoteText().check(notes[3], ("notes", 3), checker)
+    NoteText().check(notes[4], ("notes", 4), checker)
+    assert {p.line for p in checker.problems} == {5, 6}
+    assert any("{each}" in p.message for p in checker.problems)
+
+
+@pytest.mark.parametrize("name", EXAMPLES)
+def test_a_note_prints_only_its_parts_about_what_the_scenario_fields(name):
+    """A fresh read found Weissach's notes naming infantry guns, mountain and light field artillery it does not
+    field, and Medium/Heavy artillery's note on rivers where the map has none: a note in parts prints the
+    sentences (and the items of a list) about what the scenario fields, and never its whole text when a part is
+    left out."""
+    scenario, prepared = _prepared(name)
+    left_out = scenario.system.leaves_out(prepared)
+    text = _pack_text(name)
+    for where, note in _parted_notes(scenario.system.rules_doc.data):
+        printed, whole = _words(note_text(note, left_out)), _words(note_text(note))
+        if where in left_out or not printed:
+            assert printed not in text or not printed
+            continue
+        assert printed in text, (where, printed)
+        if printed != whole:
+            assert whole not in text, where
+
+
+def test_the_notes_in_parts_leave_something_out_of_an_example():
+    """The test above proves something: Weissach's notes leave out a part (mountain artillery, light field
+    artillery) and Hill 112's the rivers."""
+    for name, absent in (("weissach-bridge", "mountain artillery"), ("hill-112", "river square costs 2")):
+        assert absent not in _pack_text(name).lower(), name
 
 
 def test_a_reference_line_is_text_or_text_with_what_it_applies_to():

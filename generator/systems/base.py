@@ -8,7 +8,7 @@ from pathlib import Path
 from typing import Any
 
 from ..loading import Document, load_file
-from ..models import Model, check_document, line_applies, line_text
+from ..models import Model, check_document, line_applies, line_text, note_text
 from ..schema import Checker, Key
 from ..tables import Table
 
@@ -46,8 +46,10 @@ def _notes(data: Any, where: str, leave_out: frozenset[str] = frozenset()) -> li
         label = data.get("name") or data.get("title") or where
         if where in leave_out or label in leave_out:
             return out
-        if isinstance(data.get("note"), str):
-            out.append((str(label), data["note"].strip()))
+        if isinstance(data.get("note"), (str, list)):
+            text = note_text(data["note"], leave_out)  # a note in parts prints those about what is in play
+            if text:
+                out.append((str(label), text))
         for key, value in data.items():
             if key != "note" and key not in leave_out:
                 out.extend(_notes(value, str(value.get("name", key)) if isinstance(value, dict) else key, leave_out))

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
+from ...models import english_list
 from ...scenario import SideView
 from ..base import Prepared
 from . import odds, plans
@@ -67,11 +68,6 @@ def _what_it_fires(rules: Rules, action) -> str:
     return ""
 
 
-def _names(items: list[str]) -> str:
-    """'A', 'A and B', 'A, B and C'."""
-    return items[0] if len(items) == 1 else ", ".join(items[:-1]) + " and " + items[-1]
-
-
 def fire_charge(rules: Rules, weapons: list, mine: list[plans.Plan]) -> str:
     """In words, whether this unit may Fire! and Charge! in one activation, with which Fire!, and what stops it."""
     rule = rules.fire_and_charge
@@ -89,7 +85,7 @@ def fire_charge(rules: Rules, weapons: list, mine: list[plans.Plan]) -> str:
         for weapon in plans.fired(form.id, weapons, rules):
             if rule.tag not in weapon.tags and weapon.name not in blockers:
                 blockers.append(weapon.name)
-    why = f" ({_names(blockers)}: not {tag})" if blockers else ""
+    why = f" ({english_list(blockers)}: not {tag})" if blockers else ""
     if len(with_charge) == len(usable):
         return f"May {fire} and {charge} together (every weapon is {tag})."
     if not with_charge:
@@ -98,7 +94,7 @@ def fire_charge(rules: Rules, weapons: list, mine: list[plans.Plan]) -> str:
     closed = " or ".join(form_name(rules, form) for form in usable if form not in with_charge)
     # the reason as a clause, not a second bracket after the form's own ('Fire! (Long) (Light mortar: ...)')
     verb = "is" if len(blockers) == 1 else "are"
-    return f"May {open_names} and {charge} together, not {closed}: {_names(blockers)} {verb} not {tag}."
+    return f"May {open_names} and {charge} together, not {closed}: {english_list(blockers)} {verb} not {tag}."
 
 
 def unit_actions(rules: Rules, weapons: list, mine: list[plans.Plan]) -> dict:
@@ -116,7 +112,7 @@ def unit_actions(rules: Rules, weapons: list, mine: list[plans.Plan]) -> dict:
             kinds.append({"label": kind.label, "cost": kind.cost, "actions": names})
     alone = [action.name for action in rules.actions if action.alone]
     once = "Each action once an activation, any order"
-    lines = [once + (f"; {_names(alone)} alone." if alone else ".")]
+    lines = [once + (f"; {english_list(alone)} alone." if alone else ".")]
     for action in rules.actions:
         if action.bonus_for and action.id in taken:
             target = next(other.name for other in rules.actions if other.action == action.bonus_for)
