@@ -150,6 +150,34 @@ def test_a_note_does_not_open_by_repeating_its_heading(system_id):
 
 
 @pytest.mark.parametrize("system_id", known())
+def test_a_variants_rule_does_not_open_with_a_label_of_its_own(system_id):
+    """The cover prints a variant as 'Name: rule': Morschauser's printed "Clock-face scatter: Scatter by the clock:
+    1 beyond, ..." (a second label saying the name again)."""
+    variants = get(system_id).rules_doc.data.get("variants") or []
+    entries = variants.values() if isinstance(variants, dict) else variants
+    summaries = [entry["summary"] for entry in entries if entry.get("summary")]
+    for summary in summaries:
+        assert not re.match(r"[A-Z][\w' -]{0,40}:", summary), summary
+
+
+def test_a_pack_that_plays_one_scatter_calls_it_scatter():
+    """Weissach headed its scatter table "Original scatter" with no variant to tell it from: a pack says
+    "Original scatter" only where a booklet's whole reference prints it beside the variants that replace it,
+    and a variant's own name where it plays one."""
+    from generator.build import Options, choose_seed, compute, load
+
+    scenario = load(SCENARIOS / "weissach-bridge.yaml")
+    assert not scenario.data.get("variants")
+    seed = choose_seed(scenario, None)
+    assert compute(scenario, seed, Options(), with_cards=False)[0]["scatter"]["name"] == "Scatter"
+    whole = compute(scenario, seed, Options(), with_cards=False, whole_reference=True)[0]
+    assert whole["scatter"]["name"] == "Original scatter"
+    played = load(SCENARIOS / "hill-112.yaml")
+    assert "clock-face-scatter" in played.data.get("variants", [])
+    assert compute(played, seed, Options(), with_cards=False)[0]["scatter"]["name"] == "Clock-face scatter"
+
+
+@pytest.mark.parametrize("system_id", known())
 def test_notes_speak_of_the_original_rules_without_keys_or_commands(system_id):
     """Notes say 'the original rules', never 'the seed', and print no backticked key or command line."""
     for note in get(system_id).reference()["notes"]:

@@ -36,7 +36,8 @@ def pack(prepared, tables: list, powers: range, leaves_out: frozenset[str]) -> d
         }
         for a in powers
     ]
-    scheme = rules.artillery.scatter[rule_variants.scatter_id(rules, variants)]
+    scheme_id = rule_variants.scatter_id(rules, variants)
+    scheme = rules.artillery.scatter[scheme_id]
     spots = {spot.id: spot.name for spot in rules.artillery.landing}
     return {
         "grid": {
@@ -73,7 +74,9 @@ def pack(prepared, tables: list, powers: range, leaves_out: frozenset[str]) -> d
         "battle_powers": list(powers),
         "battle_matrix": matrix,
         "scatter": {
-            "name": scheme.name,
+            # "Original scatter" only beside the variants that replace it (a booklet's whole reference prints
+            # each scatter a chapter plays); a pack that plays no scatter variant has one scatter
+            "name": scheme.name if prepared.whole_reference or scheme_id != rules.artillery.scatter_default else "Scatter",
             "faces": [{"face": face, "lands": spots[spot]} for face, spot in sorted(scheme.faces.items())],
         },
         "costs": {kind: str(cost) for kind, cost in rule_variants.costs(rules, variants).items()},
