@@ -574,3 +574,19 @@ def test_a_tracker_rows_level_and_orders_read_apart_from_its_name():
     text = " ".join(re.sub(r"<[^>]+>", " ", page).split())
     assert "Ford line (War band, holds)" in text and "Chief’s hearth guard (holds)" in text
     assert " hold " not in text.replace("(", " ").replace(")", " ")
+
+
+def test_the_original_rules_bridge_example_is_set_as_every_example_is():
+    """A fresh read found the original rules' bridge example set as a plain rule among the Paired-Resolution
+    rules, beside italic "For example, ..." lines under Advantage: every example of the reference is an italic
+    line opening "For example,"."""
+    from generator.build import Options, choose_seed, compute, pack_html
+
+    scenario = load(SCENARIOS / "warspike-bridge-race.yaml")
+    pack, _ = compute(scenario, choose_seed(scenario, None), Options(), with_cards=False)
+    html = pack_html(scenario, pack)
+    items = re.findall(r"<li(\s[^>]*)?>(.*?)</li>", html, flags=re.S)
+    examples = [(attrs, text) for attrs, text in items if "example" in attrs or "opposite banks" in text]
+    assert any("opposite banks" in text for _, text in examples)
+    for attrs, text in examples:
+        assert 'class="example"' in attrs and text.startswith("For example, "), text[:60]

@@ -25,7 +25,7 @@ class Resolution(Model):
     """The Paired-Resolution of an Action and its Reaction."""
 
     rule: str = key(TEXT, "The rule as printed.")
-    bridge_example: str = key(TEXT, "The seed's bridge example, printed after the rule.")
+    bridge_example: str = key(TEXT, "The original rules' bridge example, printed after the rule, after 'For example,'.")
     naming: Note = key(Typed(Note), "Which of the seed's names is printed.")
     order: Note = key(Typed(Note), "The order Paired-Resolutions are resolved in.")
 
