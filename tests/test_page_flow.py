@@ -934,3 +934,54 @@ def test_a_page_that_opens_inside_the_notes_says_they_go_on(built, pages_of, nam
             assert page["head"].endswith("Notes (continued)"), (number, page["head"], first)
     if (name, paper) == ("hill-112", "letter"):
         assert opened_inside == 1
+
+
+def reference_pieces(document) -> dict[int, list[tuple[int, bool]]]:
+    """For each quick-reference section of a laid-out document, its pieces (one per page and column it runs in):
+    how many items each holds, and whether the section is marked to be read whole."""
+    from weasyprint.formatting_structure import boxes
+
+    pieces: dict[int, dict[tuple, set]] = {}
+    whole: dict[int, bool] = {}
+    for number, page in enumerate(document.pages):
+        stack = [(page._page_box, None)]
+        while stack:
+            box, section = stack.pop()
+            classes = (box.element.get("class") or "").split() if box.element is not None else []
+            if "ref-section" in classes and isinstance(box, boxes.TableBox):
+                section = box.element
+                whole[id(section)] = "ref-whole" in classes
+            if section is not None and box.element_tag == "li" and isinstance(box, boxes.BlockBox):
+                pieces.setdefault(id(section), {}).setdefault((number, round(box.position_x)), set()).add(
+                    id(box.element)
+                )
+                continue
+            stack.extend((child, section) for child in getattr(box, "children", ()))
+    return {key: [(len(items), whole[key]) for items in columns.values()] for key, columns in pieces.items()}
+
+
+def test_a_reference_section_never_carries_one_item_alone_into_the_next_column():
+    """The booklet's Morschauser appendix printed "Original scatter (continued)" over one bullet: column balancing
+    split the six faces of the scatter die from the last line. A section that runs on leaves at least two items
+    on each side of the break, and the scatter table (marked ref-whole) is read whole in one column. Checked on
+    the whole quick reference (a booklet's appendix) set after blocks of many heights, so every split happens."""
+    import weasyprint
+
+    from generator.engine import make_fetcher
+
+    scenario = load(SCENARIOS / "hill-112.yaml")
+    pack, _ = compute(scenario, choose_seed(scenario, None), Options(), with_cards=False, whole_reference=True)
+    document = render(
+        "morschauser-modern/pack.html", show=lambda part, piece=None: part == "reference", booklet=True, **pack
+    )
+    head, body, tail = re.match(r"(.*<body[^>]*>)(.*)(</body>.*)", document, re.S).groups()
+    body = re.sub(r' id="[^"]*"', "", body)
+    trials = "".join(
+        f'<div style="break-before: page"></div><div style="height: {mm}mm"></div>{body}' for mm in range(150, 262, 6)
+    )
+    laid_out = weasyprint.HTML(string=head + trials + tail, base_url=f"{TEMPLATES}/", url_fetcher=make_fetcher())
+    sections = reference_pieces(laid_out.render(pdf_tags=False))
+    split = [counts for counts in sections.values() if len(counts) > 1]
+    assert split, "no section ran on: the trials prove nothing"
+    assert [counts for counts in split if min(count for count, _ in counts) < 2] == []
+    assert [counts for counts in split if counts[0][1]] == []  # a section read whole is never split
