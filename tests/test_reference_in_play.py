@@ -237,3 +237,10 @@ def test_the_jump_line_in_the_quick_reference_keeps_the_rules_at_least():
         if "Start and land" in text
     ]
     assert 'at least 3"' in line
+
+
+def test_a_map_without_a_river_never_speaks_of_rivers():
+    """A fresh read of Hill 112, which has no river: the woods variant cost two "like a river", the roads note
+    spoke of bridges and Medium/Heavy artillery's note of river squares. Weissach, which has one, still does."""
+    assert "river" not in _pack_text("hill-112").lower()
+    assert "river square" in _pack_text("weissach-bridge").lower()

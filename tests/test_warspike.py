@@ -590,3 +590,15 @@ def test_the_original_rules_bridge_example_is_set_as_every_example_is():
     assert any("opposite banks" in text for _, text in examples)
     for attrs, text in examples:
         assert 'class="example"' in attrs and text.startswith("For example, "), text[:60]
+
+
+def test_the_instigators_loop_ends_when_a_side_has_units_under_hold_orders():
+    """King's Own holds two Units, which never take an Action: the marker's "Repeat until every one of your Units
+    has acted" and the turn sequence's "While the Instigator has Units that have not acted" could never end. Both
+    now count only the Units free to act, and the hold-orders note says a holding Unit does not move at the
+    Changeover either."""
+    rules = get("warspike").rules_doc.data
+    loop = next(step["text"] for step in rules["flow"] if step.get("loop"))
+    assert "free to act" in loop and "hold" in loop, loop
+    assert any("free to act" in line for line in rules["cards"]["instigator"] if line.startswith("Repeat"))
+    assert "Changeover" in rules["hold"]["reactions_note"]["note"]
