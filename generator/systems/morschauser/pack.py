@@ -37,7 +37,7 @@ def pack(prepared, tables: list, powers: range, leaves_out: frozenset[str]) -> d
         for a in powers
     ]
     scheme_id = rule_variants.scatter_id(rules, variants)
-    scheme = rules.artillery.scatter[scheme_id]
+    scheme, original = rules.artillery.scatter[scheme_id], rules.artillery.scatter_default
     spots = {spot.id: spot.name for spot in rules.artillery.landing}
     return {
         "grid": {
@@ -76,7 +76,7 @@ def pack(prepared, tables: list, powers: range, leaves_out: frozenset[str]) -> d
         "scatter": {
             # "Original scatter" only beside the variants that replace it (a booklet's whole reference prints
             # each scatter a chapter plays); a pack that plays no scatter variant has one scatter
-            "name": scheme.name if prepared.whole_reference or scheme_id != rules.artillery.scatter_default else "Scatter",
+            "name": scheme.name if prepared.whole_reference or scheme_id != original else "Scatter",
             "faces": [{"face": face, "lands": spots[spot]} for face, spot in sorted(scheme.faces.items())],
         },
         "costs": {kind: str(cost) for kind, cost in rule_variants.costs(rules, variants).items()},
