@@ -55,20 +55,39 @@ _APPLIED_LINE = Record(
 
 
 @dataclasses.dataclass
-class ReferenceLine(Spec):
+class OneOf(Spec):
+    """A value of one of several shapes: `shapes` pairs a test of the value with the spec that checks it; the
+    first whose test passes checks it, the last when none does (its problems then say what is wrong)."""
+
+    described: str
+    shapes: list[tuple[Callable[[Any], bool], Spec]]
+
+    def expected(self):
+        return self.described
+
+    def check(self, value, path, checker):
+        spec = next((spec for fits, spec in self.shapes if fits(value)), self.shapes[-1][1])
+        return spec.check(value, path, checker)
+
+    def json_schema(self):
+        return {"anyOf": [spec.json_schema() for _, spec in self.shapes]}
+
+
+def _is_text(value: Any) -> bool:
+    return isinstance(value, str)
+
+
+def _anything(value: Any) -> bool:
+    return True
+
+
+@dataclasses.dataclass
+class ReferenceLine(OneOf):
     """A line of the quick reference: a rule as text, or `{text, applies_to}` for a rule about something a
     scenario may not field (a river, poor quality, a variant), which then prints only where it is in play."""
 
-    def expected(self):
-        return "a line of text, or a mapping of text and applies_to"
-
-    def check(self, value, path, checker):
-        if isinstance(value, str):
-            return _LINE_TEXT.check(value, path, checker)
-        return _APPLIED_LINE.check(value, path, checker)
-
-    def json_schema(self):
-        return {"anyOf": [_LINE_TEXT.json_schema(), _APPLIED_LINE.json_schema()]}
+    described: str = "a line of text, or a mapping of text and applies_to"
+    shapes: list = dataclasses.field(default_factory=lambda: [(_is_text, _LINE_TEXT), (_anything, _APPLIED_LINE)])
 
 
 _NOTE_TEXT = Str(2000, None, "a note")
@@ -95,43 +114,33 @@ _LISTED_PART = Record(
 
 
 @dataclasses.dataclass
-class NotePart(Spec):
+class NotePart(OneOf):
     """A part of a note: text; `{text, applies_to}`, printed only where what it applies to is in play; or
     `{text, each}`, one sentence listing only the items in play (five unit types the original rules do not
     name, said once and not five times)."""
 
-    def expected(self):
-        return "a part of a note: text, a mapping of text and applies_to, or of text and each"
-
-    def check(self, value, path, checker):
-        if isinstance(value, str):
-            return _LINE_TEXT.check(value, path, checker)
-        if isinstance(value, dict) and "each" in value:
-            return _LISTED_PART.check(value, path, checker)
-        return _APPLIED_LINE.check(value, path, checker)
-
-    def json_schema(self):
-        return {"anyOf": [_LINE_TEXT.json_schema(), _APPLIED_LINE.json_schema(), _LISTED_PART.json_schema()]}
+    described: str = "a part of a note: text, a mapping of text and applies_to, or of text and each"
+    shapes: list = dataclasses.field(
+        default_factory=lambda: [
+            (_is_text, _LINE_TEXT),
+            (lambda value: isinstance(value, dict) and "each" in value, _LISTED_PART),
+            (_anything, _APPLIED_LINE),
+        ]
+    )
 
 
 _NOTE_PARTS = ListOf(NotePart(), min=1, max=12)
 
 
 @dataclasses.dataclass
-class NoteText(Spec):
+class NoteText(OneOf):
     """A note of the rule data: its text, or its parts, each a sentence or two as text or `{text, applies_to}`
     (the same shape as a reference line), so that a note prints no sentence about what a scenario does not field."""
 
-    def expected(self):
-        return "a note: text, or a list of parts"
-
-    def check(self, value, path, checker):
-        if isinstance(value, list):
-            return _NOTE_PARTS.check(value, path, checker)
-        return _NOTE_TEXT.check(value, path, checker)
-
-    def json_schema(self):
-        return {"anyOf": [_NOTE_TEXT.json_schema(), _NOTE_PARTS.json_schema()]}
+    described: str = "a note: text, or a list of parts"
+    shapes: list = dataclasses.field(
+        default_factory=lambda: [(lambda value: isinstance(value, list), _NOTE_PARTS), (_anything, _NOTE_TEXT)]
+    )
 
 
 def note_text(note: str | list, leave_out: frozenset[str] = frozenset()) -> str:
