@@ -433,11 +433,13 @@ def test_with_bleed_no_keyline_hangs_under_a_band_that_runs_to_the_cut(size):
         assert outer == [], f"page {number}: a keyline with bleed"
 
 
-def test_tarot_text_uses_the_cards_height():
+@pytest.mark.parametrize(("size", "least"), [("poker", 0.36), ("tarot", 0.4)])
+def test_poker_and_tarot_text_uses_the_cards_height(size, least):
     """Every tarot card's text (its lines' heights added up) fills over two fifths of the card's height, not a
-    third."""
+    third; every poker card's over 0.36 (a poker Move card without jump packs filled 0.35, its vehicle's 0.29, the
+    rest of its body blank beside the Fire card's)."""
     shares = []
-    for _, trim, chars, _ in front_cards("relay-station", "tarot", "a4", False):
+    for _, trim, chars, _ in front_cards("relay-station", size, "a4", False):
         spans = sorted((c["top"], c["bottom"]) for c in chars if c["text"].strip())
         covered, end = 0.0, trim[1]
         for top, bottom in spans:
@@ -451,9 +453,10 @@ def test_tarot_text_uses_the_cards_height():
     # above the third this test was written against; the deck as a whole fills more than two fifths. Since the
     # team cards (Move and Fire) print at one size, a Move card without jump packs takes the Fire card's size
     # (9.75 pt) and fills 0.34, its chance of beating the fixed move added; with how often a roll reaches each
-    # distance (a tarot Move card's, a vehicle's too: a fresh read found them half empty) every card fills 0.42
+    # distance (a tarot Move card's, a vehicle's too: a fresh read found them half empty) every card fills 0.42;
+    # a poker card's Move card gives it too since a fresh read found its lower half blank (0.38 and more)
     shares.sort()
-    assert shares[0] > 0.4 and shares[len(shares) // 2] >= 0.42, [round(s, 2) for s in shares]
+    assert shares[0] > least and shares[len(shares) // 2] >= 0.42, [round(s, 2) for s in shares]
 
 
 def test_long_names_validation_accepts_wrap_or_shrink_clear_of_the_badge(tmp_path):

@@ -255,7 +255,8 @@ def test_a_move_card_reads_the_rule_data_and_gives_the_chance_a_roll_beats_the_f
     from generator.build import load
 
     def moves(system):
-        cards = system.cards(system.prepare(load("scenarios/relay-station.yaml"), 1), "poker")
+        # a mini card's: a poker or tarot card adds how often a roll reaches each distance (tested below)
+        cards = system.cards(system.prepare(load("scenarios/relay-station.yaml"), 1), "mini")
         team = next(
             card["text"] for card in cards if card["type"] == "Move" and not card["vehicle"] and not card["jump_packs"]
         )
@@ -385,11 +386,13 @@ def test_the_hth_cards_results_are_the_rule_datas_bands():
     assert hth.hit_figure in text
 
 
-def test_a_tarot_move_card_gives_the_chance_a_roll_reaches_each_distance():
-    """Issue 11 (a fresh read of the tarot cards): a Fireteam Move card used half its body beside the Fire card it
-    shares a size with. On a tarot card a figure's Move card also says, exactly, how often its roll reaches each
-    even distance past the fixed move it may take without rolling (2D6: 8" on 15 of 36 rolls, 12" on 1), each
-    distance bound to its chance, before the jump packs and the obstacles; poker and mini cards keep to the rules."""
+@pytest.mark.parametrize("size", ["poker", "tarot"])
+def test_a_poker_or_tarot_move_card_gives_the_chance_a_roll_reaches_each_distance(size):
+    """Issue 11 (fresh reads of the tarot and then the poker cards): a Fireteam Move card used half its body beside
+    the Fire card it shares a size with. On a poker or tarot card a figure's Move card also says, exactly, how
+    often its roll reaches each even distance past the fixed move it may take without rolling (2D6: 8" on 15 of 36
+    rolls, 12" on 1), each distance bound to its chance, before the jump packs and the obstacles; a mini card keeps
+    to the rules."""
     from generator.build import load
 
     prepared = SYSTEM.prepare(load("scenarios/relay-station.yaml"), 1)
@@ -398,11 +401,11 @@ def test_a_tarot_move_card_gives_the_chance_a_roll_reaches_each_distance():
         cards = SYSTEM.cards(prepared, size)
         return next(c["text"] for c in cards if c["type"] == "Move" and not c["vehicle"] and not c["jump_packs"])
 
-    assert team_move("tarot")[2:] == [
+    assert team_move(size)[2:] == [
         'A roll reaches 8":\u00a041.7%; 10":\u00a016.7%; 12":\u00a02.8%.',
         'Linear obstacle \u22122"; rough ground costs double.',
     ]
-    assert not any(line.startswith("A roll reaches") for size in ("poker", "mini") for line in team_move(size))
-    cards = SYSTEM.cards(prepared, "tarot")
+    assert not any(line.startswith("A roll reaches") for line in team_move("mini"))
+    cards = SYSTEM.cards(prepared, size)
     jump = next(c["text"] for c in cards if c["type"] == "Move" and c["jump_packs"])
     assert jump[2].startswith("A roll reaches") and jump[3].startswith("Jump packs")

@@ -13,8 +13,9 @@ from .roster import Unit, carried, figures
 # a mini card has no room for the Recovery card's morale beside its modifiers: it points to the rosters, which
 # print each side's and team's morale in full
 BRIEF = frozenset({"mini"})
-# a tarot card's Move card holds its rules in half its body: it adds how often a roll reaches each distance
-ROOMY = frozenset({"tarot"})
+# a poker or tarot card's Move card holds its rules in half its body: it adds how often a roll reaches each
+# distance (a mini card has no room for it)
+ROOMY = frozenset({"poker", "tarot"})
 
 
 def fronts(cards: list[dict], sides: list, units: list[Unit], rules: Rules, card_size: str = "poker") -> list[dict]:
@@ -72,7 +73,7 @@ def card_text(
     rule data (`vehicles`: the card's side faces an enemy vehicle, so its armour and what harms it are named; `fielded`: the armour
     levels and qualities of its figures, so the Recovery card names only the modifiers that can apply, all of them
     when None; `brief`: a mini card, whose Recovery card points to the rosters for morale and whose HTH card leaves out the line
-    saying whose fights it settles; `roomy`: a tarot card, whose Move cards, a vehicle's too, also give the chance of a roll
+    saying whose fights it settles; `roomy`: a poker or tarot card, whose Move cards, a vehicle's too, also give the chance of a roll
     reaching each distance). The Move card's dice and distances, and its chance of a roll beating the fixed move, are the rule
     data's too.
     """
