@@ -270,3 +270,13 @@ def test_the_artillery_tables_columns_read_in_the_scatter_dies_order(variants):
     faces = rules.artillery.scatter[scatter_id(rules, variants)].faces
     order = list(dict.fromkeys(spot for _, spot in sorted(faces.items()) if spot != "target"))
     assert [column.key.removeprefix("lands_") for column in lands[1:]] == order
+
+
+def test_the_cover_names_the_objectives_with_the_game_before_the_variants(built):
+    """Issue 11 (a fresh read of Hill 112's cover): "The objectives are Crest west (F3) and Crest east (G3)." printed
+    under the variants box, away from the victory conditions it completes. It follows the game's turns and grid,
+    before the variants in play."""
+    pack, _ = built("hill-112")
+    cover = PdfReader(pack).pages[0].extract_text()
+    assert cover.index("Victory") < cover.index("The game") < cover.index("The objectives are")
+    assert cover.index("The objectives are") < cover.index("Variants in play")

@@ -160,6 +160,17 @@ def test_a_variants_rule_does_not_open_with_a_label_of_its_own(system_id):
         assert not re.match(r"[A-Z][\w' -]{0,40}:", summary), summary
 
 
+@pytest.mark.parametrize("system_id", known())
+def test_every_variants_rule_opens_as_a_sentence(system_id):
+    """The cover's variants box lists 'Name: rule' one under another: Hill 112's read "Clock-face scatter: 1
+    beyond, 2 right, ..." over "Woods cost movement: A wood square costs ...", one rule opening with a figure, the
+    next with a capital. Every variant's rule is a sentence that opens with a capital letter."""
+    variants = get(system_id).rules_doc.data.get("variants") or []
+    entries = variants.values() if isinstance(variants, dict) else variants
+    for summary in (entry["summary"] for entry in entries if entry.get("summary")):
+        assert summary[:1].isupper() and summary.endswith("."), summary
+
+
 def test_a_pack_that_plays_one_scatter_calls_it_scatter():
     """Weissach headed its scatter table "Original scatter" with no variant to tell it from: a pack says
     "Original scatter" only where a booklet's whole reference prints it beside the variants that replace it,
