@@ -602,3 +602,22 @@ def test_the_instigators_loop_ends_when_a_side_has_units_under_hold_orders():
     assert "free to act" in loop and "hold" in loop, loop
     assert any("free to act" in line for line in rules["cards"]["instigator"] if line.startswith("Repeat"))
     assert "Changeover" in rules["hold"]["reactions_note"]["note"]
+
+
+def test_the_one_use_a_turn_limit_is_printed_once_beside_the_changeover_it_counts():
+    """A fresh read found "Every Unit performs at most one Action or one Reaction in a turn" under "Coin toss and
+    hold orders", away from the Actions and the Changeover, and without the Changeover move the tracker counts as
+    a Unit's use of its turn (its A, R or C box). It is said once, after the Changeover rule, and names it."""
+    from generator.build import Options, choose_seed, compute, pack_html
+
+    scenario = load(SCENARIOS / "warspike-hold-the-ford.yaml")
+    pack, _ = compute(scenario, choose_seed(scenario, None), Options(), with_cards=False)
+    reference = pack_html(scenario, pack).split('id="reference"', 1)[1]
+    sections = re.findall(r'<div class="ref-section[^"]*">(.*?)</div>', reference, flags=re.S)
+    limit = get("warspike").rules_doc.data["per_turn"]["rule"]
+    assert "Changeover" in limit
+    (holder,) = [section for section in sections if limit in section]
+    assert "Paired-Resolutions" in holder and holder.index("Retaliator may move any remaining Units") < holder.index(
+        limit
+    )
+    assert sum(section.count("at most one") for section in sections) == 1
