@@ -410,6 +410,35 @@ def test_a_para_bellum_unit_card_too_full_for_its_size_is_refused_at_the_unit(mu
     assert muster("validate", copy, "--cards", "tarot").code == 0
 
 
+@pytest.mark.parametrize(
+    ("name", "size"),
+    [
+        ("warspike-hold-the-ford", "mini"),
+        ("warspike-hold-the-ford", "poker"),
+        ("warspike-hold-the-ford", "tarot"),
+        ("hill-112", "mini"),
+        ("relay-station", "mini"),
+        ("vesta-relay", "mini"),
+    ],
+)
+def test_every_name_on_a_deck_prints_at_one_size(name, size):
+    """Issue 11 (two fresh reads of the card sheets): a name too long for its band was shrunk alone, so one deck
+    set "Slingers of the western hills" at 9.5 pt among names at 11 pt, "Optio's Contubernium" at 7.75 among 8.5,
+    "Self-propelled guns" and "Warthog armoured car" smaller than their neighbours. A deck's names (each card's
+    first line in the bold serif under its side's name) print at one size: the size the longest needs."""
+    sides = {side["name"].upper().replace(" ", "") for side in load(ROOT / "scenarios" / f"{name}.yaml").data["sides"]}
+    sizes = {}
+    for number, _, chars, _ in front_cards(name, size, "a4", False):
+        text = "".join(c["text"] for c in sorted(chars, key=lambda c: (round(c["top"]), c["x0"]))).replace(" ", "")
+        if not any(text.startswith(side) for side in sides):
+            continue  # a card of options or a marker: no unit's name
+        serif = [c for c in chars if c["fontname"].endswith("Source-Serif-4-Bold") and c["text"].strip()]
+        top = min(c["top"] for c in serif)
+        first = [c for c in serif if abs(c["top"] - top) < 1]
+        sizes.setdefault(round(first[0]["size"], 2), []).append((number, "".join(c["text"] for c in first)))
+    assert len(sizes) == 1, {size: names[:3] for size, names in sizes.items()}
+
+
 @pytest.mark.parametrize("size", ["poker", "mini", "tarot"])
 def test_the_keyline_sits_clearly_inside_the_trim(size):
     """A cut half a millimetre off never shows a double line: the keyline is 2 mm or more inside every trim edge."""
