@@ -142,17 +142,24 @@ def check_card_size(system: System, card_size: str) -> None:
 
 
 def compute(
-    scenario: Scenario, seed: int, options: Options, with_cards: bool = True, whole_reference: bool = False
+    scenario: Scenario,
+    seed: int,
+    options: Options,
+    with_cards: bool = True,
+    whole_reference: bool = False,
+    book_variants: frozenset[str] = frozenset(),
 ) -> tuple[dict, dict]:
     """Everything the templates print, worked out in Python once (system.prepare), then read as pack and card sheets.
 
     The quick reference holds the rules for what the scenario fields; `whole_reference` keeps every rule (a
-    booklet's appendix, which serves every chapter)."""
+    booklet's appendix, which serves every chapter) but those of the variants none of its chapters plays (the
+    variants played are `book_variants`)."""
     system = scenario.system
     if with_cards:
         check_card_size(system, options.card_size)
     prepared = system.prepare(scenario, seed)
     prepared.whole_reference = whole_reference
+    prepared.book_variants = book_variants
     base = common_context(prepared, options)
     pack = {**base, **system.pack(prepared), "reference": system.reference(prepared)}
     if not with_cards:

@@ -148,3 +148,14 @@ def test_the_parts_every_chapter_shares_rank_under_their_kicker_in_the_bookmarks
     walk(reader.outline)
     assert {title for title, _ in kickers} == {"Morschauser Modern: every chapter", "Para Bellum: every chapter"}
     assert [title for title, under in kickers if "Quick reference" not in under] == []
+
+
+def test_the_appendix_prints_no_note_of_a_variant_no_chapter_plays(appendix_pages):
+    """A fresh read of the example booklet: the Morschauser appendix's notes printed "Pass through stationary
+    friends" as if it were a rule (beside "units are not allowed to 'pass through' friendly units") and two notes on
+    Centric scatter, though no chapter plays either. Its chapters play Clock-face scatter and Woods cost movement:
+    their notes print, no other variant's, and not the note on playing the two scatters together."""
+    text = " ".join(appendix_pages)
+    assert "Woods cost movement. In the original rules woods block sight" in " ".join(text.split())
+    for absent in ("Pass through stationary friends", "Centric scatter", "Cavalry move 3"):
+        assert absent not in text, absent

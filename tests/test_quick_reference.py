@@ -98,14 +98,43 @@ def test_bridge_prints_no_jump_packs_and_no_vehicles():
 
 @pytest.mark.parametrize("system_id", sorted(examples_by_system()))
 def test_a_booklet_appendix_keeps_every_rule(system_id):
-    """The appendix serves every chapter, so its quick reference prints every section, note and row the system has:
-    nothing is left out for the scenario it happens to be rendered from."""
+    """The appendix serves every chapter, so its quick reference prints every section, note and row the system has
+    (where its chapters play every variant): nothing is left out for the scenario it happens to be rendered from."""
     name = examples_by_system()[system_id][0]
     scenario = build.load(SCENARIOS / f"{name}.yaml")
-    pack, _ = build.compute(scenario, 1, build.Options(), with_cards=False, whole_reference=True)
+    every = frozenset(scenario.system.variants())
+    pack, _ = build.compute(scenario, 1, build.Options(), with_cards=False, whole_reference=True, book_variants=every)
     assert not pack["reference"]["leaves_out"]
     rules = scenario.system.rules_doc.data
     assert [s["title"] for s in pack["reference"]["sections"]] == [s["title"] for s in rules.get("reference", [])]
+
+
+@pytest.mark.parametrize(
+    ("played", "printed", "left_out"),
+    [
+        (
+            {"clock-face-scatter", "woods-cost-movement"},
+            {"Woods cost movement"},
+            {"Centric scatter", "Pass through stationary friends", "Cavalry move 3", "Variants"},
+        ),
+        (
+            {"clock-face-scatter", "centric-scatter"},
+            {"Centric scatter", "Variants"},
+            {"Woods cost movement", "Pass through stationary friends"},
+        ),
+    ],
+)
+def test_a_booklet_appendix_leaves_out_the_variants_no_chapter_plays(played, printed, left_out):
+    """A fresh read of the example booklet: Appendix B's notes printed "Pass through stationary friends" (a unit may
+    move through a friend) as if it were a rule, beside the note that units may not pass through friends, and the
+    Centric scatter's notes, though no chapter plays either. The appendix prints the notes of the variants its
+    chapters play, and the note on playing the two scatters together only where both are played."""
+    scenario = build.load(SCENARIOS / "hill-112.yaml")
+    pack, _ = build.compute(
+        scenario, 1, build.Options(), with_cards=False, whole_reference=True, book_variants=frozenset(played)
+    )
+    headings = {note["rule"] for note in pack["reference"]["notes"]}
+    assert printed <= headings and not left_out & headings, headings
 
 
 def test_the_odds_give_jump_mishaps_only_where_a_team_jumps():

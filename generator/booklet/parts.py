@@ -115,10 +115,13 @@ def _render_part(args: tuple) -> tuple[bytes, int, dict, bool]:
     fetcher.READ.clear()
     sets = []
     played_in = []
+    played = frozenset(ident for names, _, _ in paths for ident in names)  # an appendix's: every chapter's variants
     for names, path, titles in paths:
         scenario = load_scenario(path)
         seed = choose_seed(scenario, options.seed)
-        pack, _ = compute(scenario, seed, options, with_cards=False, whole_reference=mode == APPENDIX)
+        pack, _ = compute(
+            scenario, seed, options, with_cards=False, whole_reference=mode == APPENDIX, book_variants=played
+        )
         sets.append((names, scenario, pack))
         played_in.append(titles)
     if mode == APPENDIX:

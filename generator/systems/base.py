@@ -70,8 +70,10 @@ class Prepared:
     scenario: Any  # generator.scenario.Scenario (not imported: the scenario module imports the registry)
     seed: int
     deck: dict | None = None
-    # a booklet's appendix serves every chapter, so its quick reference keeps every rule (System.leaves_out)
+    # a booklet's appendix serves every chapter, so its quick reference keeps every rule but those of the variants
+    # no chapter plays (`book_variants`: the variants its chapters play; System.leaves_out)
     whole_reference: bool = field(default=False, kw_only=True)
+    book_variants: frozenset[str] = field(default=frozenset(), kw_only=True)
 
     @property
     def sides(self) -> list:
@@ -182,10 +184,19 @@ class System:
 
     def leaves_out(self, prepared: Prepared | None) -> frozenset[str]:
         """What the quick reference leaves out for this scenario: the rules in_play names but it does not field
-        (nothing without a scenario, or for a booklet's appendix, which serves every chapter)."""
-        if prepared is None or prepared.whole_reference:
+        (nothing without a scenario; for a booklet's appendix, which serves every chapter, only the variants none
+        of its chapters plays)."""
+        if prepared is None:
             return frozenset()
+        if prepared.whole_reference:
+            return self.unplayed(prepared.book_variants)
         return frozenset(name for name, fielded in self.in_play(prepared).items() if not fielded)
+
+    def unplayed(self, played: frozenset[str]) -> frozenset[str]:
+        """The rules a booklet's appendix leaves out when its chapters play only the variants `played` (by id):
+        every other variant, by its printed name (a fresh read found a variant no chapter plays printed among
+        the notes as if it were a rule, contradicting the rule it replaces)."""
+        return frozenset(name for ident, name in self.variant_names().items() if ident not in played)
 
     def reference(self, prepared: Prepared | None = None) -> dict:
         """Quick-reference data: the sections of the rules and every note (in the rule file's order) that apply

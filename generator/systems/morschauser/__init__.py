@@ -43,6 +43,13 @@ class MorschauserModern(System):
     def variant_names(self) -> dict[str, str]:
         return {variant.id: variant.name for variant in self.rules.variants}
 
+    def unplayed(self, played: frozenset[str]) -> frozenset[str]:
+        """Also the note on how the two scatter variants go together, unless the booklet plays both."""
+        out = super().unplayed(played)
+        if sum(variant.id in played for variant in self.rules.variants if variant.scatter) < 2:
+            out |= {self.rules.variants_note.name}
+        return out
+
     def scenario_keys(self) -> list[Key]:
         return GridScenario.keys(self.rules)
 
