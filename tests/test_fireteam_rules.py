@@ -305,7 +305,10 @@ def test_the_hth_bonus_rule_in_words_names_the_weapons_the_table_gives_it():
             assert name in rule or name.split()[-1] in rule, weapon.name
         elif name.endswith("rifle"):
             assert name.split()[0] in rule, weapon.name  # "not civilian or sniper rifles"
-    assert "submachine gun" in reference and "hth weapon in the weapons table" in reference
+    assert "submachine gun" in reference and "hth bonus in the weapons table" in reference
+    # a fresh read: "or HTH weapon: see HTH weapon in the weapons table" named the weapons table's class HTH, which
+    # holds an improvised weapon with no bonus beside the sword; the table's column says which earn it
+    assert "special hth weapon such as a sword" in reference and "see hth weapon" not in reference
 
 
 def test_a_vehicles_damage_record_says_what_a_hit_ticks_and_what_a_full_row_takes(tmp_path, monkeypatch):

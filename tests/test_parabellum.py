@@ -483,13 +483,15 @@ def test_an_action_card_says_each_rule_once():
 def test_a_mini_card_says_plainly_that_every_action_is_open():
     """Issue 11 (two fresh reads of the Letter mini cards): a unit open to every action had its list cut from the
     mini card with the words "Actions every one is open to it". It said "all open to this unit", then "all open; in
-    one activation:" (read as a misprint), and now "any card; in one activation:"."""
+    one activation:" (read as a misprint), then "any card; in one activation:" (read as unclear), and now "Actions
+    any action card, once each" over what may not go together."""
     from generator.build import choose_seed, compute, render_html
 
     scenario = load(SCENARIOS / "vesta-relay.yaml")
     pack, sheet = compute(scenario, choose_seed(scenario, None), Options(card_size="mini"))
     html = render_html(scenario, pack, sheet)[1]
-    assert "every one is open to it" not in html and "any card; in one activation:" in html
+    assert "every one is open to it" not in html and "any card; in one activation:" not in html
+    assert '<div class="pb-head">Actions <span class="pb-open">any action card, once each</span></div>' in html
 
 
 def test_a_mini_cards_open_actions_lead_into_what_goes_together_and_its_stress_headings_stand_over_their_figures(
@@ -498,12 +500,13 @@ def test_a_mini_cards_open_actions_lead_into_what_goes_together_and_its_stress_h
     """Issue 11 (a fifth fresh read of the mini cards): 'Actions all open to this unit' stood over 'No Fire! and
     Charge! together', which read as taking back what it gave; and the stress track's 'No order' and 'Order'
     headings sat at the left of centred figures. Read from the mini card PDF: the heading leads into the line
-    ('any card; in one activation:'), and each heading's centre lies within half a millimetre of the
+    ('any action card, once each'), and each heading's centre lies within half a millimetre of the
     centre of the figures under it."""
     _, cards = built("vesta-relay", "--cards", "mini")
     with pdfplumber.open(cards) as pdf:
         page = pdf.pages[0]
-        assert "any card; in one activation:" in " ".join((page.extract_text() or "").split())
+        text = " ".join((page.extract_text() or "").split())
+        assert "Actions any action card, once each • No Fire! and Charge! together" in text
         words = page.extract_words()
     card = [
         w for w in words if w["x1"] < words[0]["x0"] + 45 * 72 / 25.4 and w["top"] < 70 * 72 / 25.4 + words[0]["top"]
@@ -628,3 +631,20 @@ def test_no_line_of_a_mini_unit_card_opens_with_a_separator(built):
         lines = [line for page in pdf.pages for line in (page.extract_text() or "").splitlines()]
     assert [line for line in lines if line.lstrip().startswith("\u00b7")] == []
     assert any(line.startswith("Discipline 3+") for line in lines)
+
+
+def test_an_hqs_roster_line_prints_its_command_points_as_boxes_to_strike_off():
+    """Issue 11 (a fresh read of the booklet, which prints rosters and no cards): the rule note says an HQ's
+    Command Points print as boxes to strike off, but the roster said only "HQ · 3 Command Points". The roster
+    line prints a box for each point, as the card does."""
+    from generator.build import choose_seed, compute, pack_html
+
+    scenario = load(SCENARIOS / "vesta-relay.yaml")
+    pack, _ = compute(scenario, choose_seed(scenario, None), Options(), with_cards=False)
+    html = pack_html(scenario, pack)
+    heads = re.findall(r'<span class="pb-hq">(.*?)</span></h3>', html, flags=re.S)
+    # the example's two HQs: Command Section with 3 Command Points, Raid Leader with 2
+    assert len(heads) == 2, heads
+    for head, count in zip(heads, (3, 2)):
+        assert head.count('<span class="box"></span>') == count, head
+        assert "Command Points" in head

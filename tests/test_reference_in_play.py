@@ -221,6 +221,15 @@ def test_each_action_roll_in_the_reference_says_which_rules_it_belongs_to():
 
     lines = {tuple(line["applies_to"]): line["text"] for line in _applied_lines("para-bellum")}
     assert lines[(STANDARD_ROLL,)].startswith("As originally written")
+    # a later read: "..., then roll a D6." followed by "As originally written, roll a D6: ..." said the roll twice;
+    # the line before every roll line says it once
+    roll_lines = [text for text in lines.values()] + [
+        text
+        for section in get("para-bellum").rules_doc.data["reference"]
+        for text in (line if isinstance(line, str) else line["text"] for line in section["lines"])
+        if text.endswith("then roll a D6.")
+    ]
+    assert sum("roll a D6" in text for text in roll_lines) == 1, roll_lines
     variants = dict(_variant_notes("para-bellum"))
     for applies, text in lines.items():
         for name in set(applies) & set(variants):
