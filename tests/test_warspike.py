@@ -625,3 +625,17 @@ def test_the_one_use_a_turn_limit_is_printed_once_beside_the_changeover_it_count
         limit
     )
     assert sum(section.count("at most one") for section in sections) == 1
+
+
+@pytest.mark.parametrize("name", ["warspike-bridge-race", "warspike-hold-the-ford"])
+def test_a_player_is_a_player_not_a_game_term(name):
+    """A fresh read of the glossary: "WarSpike capitalises its game terms", then "The player that won..." beside
+    "a Player picks", and "two fireteams into a section, three sections into a Platoon". A player and a platoon
+    are not among the original rules' game terms: the pack writes them in lower case mid-sentence."""
+    from generator.build import Options, choose_seed, compute, pack_html
+
+    scenario = load(SCENARIOS / f"{name}.yaml")
+    pack, _ = compute(scenario, choose_seed(scenario, None), Options(), with_cards=False)
+    text = " ".join(re.sub(r"<[^>]+>", " ", pack_html(scenario, pack)).split())
+    assert not re.findall(r"[a-z,;] Players?\b", text), re.findall(r".{30}[a-z,;] Players?\b.{20}", text)
+    assert "three sections into a platoon" in text

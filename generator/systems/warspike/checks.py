@@ -14,7 +14,7 @@ def check(rules: Rules, scenario, checker: Checker) -> None:
     if len(sides) != rules.armies.sides:
         checker.report(
             ("sides",),
-            f"the core rules cover two opposing armies, each controlled by one Player (found {len(sides)} sides)",
+            f"the core rules cover two opposing armies, each controlled by one player (found {len(sides)} sides)",
         )
         return
     names = [side.name for side in sides]

@@ -72,7 +72,7 @@ class Option(Model):
 
 @dataclass(frozen=True)
 class Mark(Model):
-    """One letter a Player writes in a Unit's tracker box."""
+    """One letter a player writes in a Unit's tracker box."""
 
     mark: str = key(Str(2), "The letter written in the box.")
     means: str = key(Str(80), "What it stands for, printed in the tracker's lead.")

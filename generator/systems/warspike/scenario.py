@@ -74,7 +74,7 @@ class Block(Model):
 class Army(Model):
     """The keys WarSpike adds to each side: who commands it, its Units and its standing organisation."""
 
-    player: str = key(Str(40, NAME_PATTERN, "a name"), "The Player commanding this army.", default="")
+    player: str = key(Str(40, NAME_PATTERN, "a name"), "The player commanding this army.", default="")
     units: list = key(ListOf(Typed(Unit), min=1, max=120), "The army's Units (fireteams, sections, Contubernia...).")
     blocks: list = key(
         ListOf(Typed(Block), max=60),
