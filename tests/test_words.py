@@ -622,6 +622,20 @@ def test_the_booklet_prints_no_programmers_word(example_booklet_on):
     assert [n for n, page in enumerate(pages) if "Printed with Muster" in page] == [1], "one colophon, page 2"
 
 
+def test_the_example_booklet_says_where_the_cards_its_notes_mention_are(example_booklet_on):
+    """A fresh read of the example booklet: the appendices' notes speak of "each unit's card", "its card offers
+    those" and "the Retaliator's role marker", and the book prints no card. Where its notes mention cards, the
+    example booklet's introduction says they are printed apart, from the same deck number."""
+    with pdfplumber.open(example_booklet_on("a4")) as pdf:
+        pages = [" ".join((page.extract_text() or "").split()) for page in pdf.pages]
+    appendices = " ".join(page for page in pages if "Appendix" in page[:200] or "Notes" in page)
+    assert re.search(r"\b(unit's card|its card|role marker)", appendices)
+    assert (
+        "The cards (unit cards, activation cards and the WarSpike role markers the notes mention) are not in"
+        in (pages[0])
+    )
+
+
 def test_sentences_a_second_reader_could_not_parse_read_plainly():
     """Issue 11 (a second fresh read): the roster key said "Firing at tables leave out each friendly within 12" ...
     +1 to the target, at most 3"; the grid odds said "the table above gives every result ... as an exact fraction"
