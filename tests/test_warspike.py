@@ -639,3 +639,15 @@ def test_a_player_is_a_player_not_a_game_term(name):
     text = " ".join(re.sub(r"<[^>]+>", " ", pack_html(scenario, pack)).split())
     assert not re.findall(r"[a-z,;] Players?\b", text), re.findall(r".{30}[a-z,;] Players?\b.{20}", text)
     assert "three sections into a platoon" in text
+
+
+def test_the_move_reaction_allows_the_head_off_its_example_and_marker_show():
+    """A fresh read: the reference's Move Reaction said "Directly towards the Instigator's active Unit" a few lines
+    above the original rules' bridge example, where the Retaliator's Unit "runs to head it off", and beside the
+    role marker's "or head it off". The original rules say both (their list of Reactions, and their summary of
+    countering a Move): the Move Reaction prints both, and the note says so."""
+    rules = get("warspike").rules_doc.data
+    move = next(r["text"] for r in rules["reactions"] if r["name"] == "Move")
+    assert move.startswith("Directly towards the Instigator's active Unit") and "heading it off" in move
+    assert "head it off" in rules["resolution"]["bridge_example"]
+    assert "Move Reaction" in rules["movement_counter"]["note"]
