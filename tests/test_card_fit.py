@@ -694,7 +694,8 @@ def test_para_bellum_action_cards_use_their_height(size, room_mm):
     action card's rules print at one size, and the fullest card's text runs to within `room_mm` of its foot."""
     sizes, lowest = set(), []
     for _, _trim, chars, _ in front_cards("vesta-relay", size, "a4", False):
-        if "action card" not in "".join(c["text"] for c in chars):
+        # an action card's foot says so ('Para Bellum · action card'); a unit card may say 'any action card'
+        if "ParaBellum·actioncard" not in "".join(c["text"] for c in chars).replace(" ", ""):
             continue
         name = max(c["size"] for c in chars)
         under = max(c["bottom"] for c in chars if c["size"] > name - 0.01)  # the action's name
