@@ -477,8 +477,11 @@ def test_a_rosters_other_figure_and_a_mini_hth_card_read_as_sentences(built):
     pack, _ = built("relay-station")
     text = " ".join(" ".join(page.extract_text() for page in PdfReader(pack).pages).split())
     # and 'Mags (Elite) 58.3%, 72.2% with one near' said neither what the figures are nor one of what
-    # and a sixth: 'with one of them near' left the reader to find what 'them' were, three helpers back
-    assert "Mags (Elite) recovers 58.3%, 72.2% with the same help" in text and ", helped " not in text
+    # and a sixth: 'with one of them near' left the reader to find what 'them' were, three helpers back; and a
+    # seventh: 'with the same help' counted Mags's own bonus, and Mags is the team's medic (a fixer), whom the rule
+    # data's medic bonus excludes ('not the medic itself'): a medic is helped by the others only
+    mags = "Mags (Elite) recovers 58.3%, 72.2% with leader within 6″ or group member within 3″ # Figure"
+    assert mags in text and ", helped " not in text
     # a later read: the team's own line said 'leader, member or medic near' without the distances the Recovery card
     # gives; they are read from the rule data, and the chance comes before them ('within 3″ 83.3%' ran together)
     assert "recovers 72.2%, 83.3% with leader within 6″, group member within 3″ or medic within 3″" in text

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from ...schema import Checker
 from .models import Rules
-from .roster import figures
+from .roster import MEDIC_ROLES, figures
 
 EDGE = 1e-9  # a piece exactly on the table's edge is on the table
 
@@ -86,7 +86,7 @@ def _check_team(rules: Rules, team, path: tuple, checker: Checker) -> None:
             f"at most one special or heavy weapon a team, found {len(specials)} ({', '.join(specials)})",
         )
     # the seed's "one might be a medic" counts medics and fixers by role name (rules.yaml's `medic: true` is not read)
-    medics = sum(1 for figure in members if figure.role in ("medic", "fixer"))
+    medics = sum(1 for figure in members if figure.role in MEDIC_ROLES)
     if medics > limits.medics_per_team:
         checker.report(path + ("figures",), f"at most one medic (or fixer) a team, found {medics}")
     for i, figure in enumerate(team.figures):

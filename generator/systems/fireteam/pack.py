@@ -7,7 +7,7 @@ import re
 from ...distances import distance, inch_marks
 from . import odds
 from .models import Rules
-from .roster import carried, figures
+from .roster import MEDIC_ROLES, carried, figures
 
 
 def pack_data(rules: Rules, prepared, tables: list, leaves_out: frozenset[str]) -> dict:
@@ -157,7 +157,11 @@ def _recovery_others(rules: Rules, team) -> list[dict]:
     for quality, names in _quality_groups(team, rules):
         chances = _recovery(rules, team.armour, quality) if names else own
         if chances != own:
-            out.append({"figures": names, "quality": quality, **chances})
+            # a medic alone in its quality is helped by the others only ('Mags (Elite) ... with the same help' counted
+            # Mags's own bonus, a fresh read found)
+            group = [f for f in figures(team, rules) if f.quality == quality]
+            medic = all(f.role in MEDIC_ROLES for f in group)
+            out.append({"figures": names, "quality": quality, "help": _recovery_help(rules, medic), **chances})
     return out
 
 
@@ -201,11 +205,12 @@ def _figure_rows(rules: Rules, team, weapons: dict, armour_level: int) -> list[d
     return rows
 
 
-def _recovery_help(rules: Rules) -> str:
+def _recovery_help(rules: Rules, medic: bool = False) -> str:
     """Who helps a HIT figure recover, and from how near, in the rule data's words without their asides: 'leader
     within 6", group member within 3" or medic within 3"' (the rosters said 'leader, member or medic near', the
-    distances left to the Recovery card)."""
-    names = [re.sub(r"\s*\([^()]*\)$", "", bonus.name) for bonus in rules.recovery.one_of]
+    distances left to the Recovery card). For a `medic`, the help of others: a medic's bonus is not its own."""
+    bonuses = [bonus for bonus in rules.recovery.one_of if not (medic and bonus.id == "medic")]
+    names = [re.sub(r"\s*\([^()]*\)$", "", bonus.name) for bonus in bonuses]
     names = [name[:1].lower() + name[1:] for name in names]
     return names[0] if len(names) == 1 else ", ".join(names[:-1]) + " or " + names[-1]
 

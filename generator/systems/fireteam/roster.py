@@ -6,6 +6,10 @@ from dataclasses import dataclass, replace
 
 from .models import Rules
 
+# the roles that count as a team's medic: seed 001's "one might be a medic", and a fixer, "an elite combination
+# medic/armorer/mechanic" (the rule file's `medic: true` says the same of the fixer)
+MEDIC_ROLES = ("medic", "fixer")
+
 
 def figures(team, rules: Rules) -> list:
     """A team's figures one by one (a line with a count becomes that many), with medics' default pistols filled in."""
