@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from ...schema import Checker
 from .models import Rules
-from .roster import MEDIC_ROLES, figures
+from .roster import figures, medic_roles
 
 EDGE = 1e-9  # a piece exactly on the table's edge is on the table
 
@@ -85,8 +85,9 @@ def _check_team(rules: Rules, team, path: tuple, checker: Checker) -> None:
             path + ("figures",),
             f"at most one special or heavy weapon a team, found {len(specials)} ({', '.join(specials)})",
         )
-    # the seed's "one might be a medic" counts medics and fixers by role name (rules.yaml's `medic: true` is not read)
-    medics = sum(1 for figure in members if figure.role in MEDIC_ROLES)
+    # the seed's "one might be a medic" counts every figure whose role the rule data marks `medic: true`
+    medical = medic_roles(rules)
+    medics = sum(1 for figure in members if figure.role in medical)
     if medics > limits.medics_per_team:
         checker.report(path + ("figures",), f"at most one medic (or fixer) a team, found {medics}")
     for i, figure in enumerate(team.figures):

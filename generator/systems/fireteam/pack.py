@@ -7,7 +7,7 @@ import re
 from ...distances import distance, inch_marks
 from . import odds
 from .models import Rules
-from .roster import MEDIC_ROLES, carried, figures
+from .roster import carried, figures, medic_roles
 
 
 def pack_data(rules: Rules, prepared, tables: list, leaves_out: frozenset[str]) -> dict:
@@ -153,6 +153,7 @@ def _recovery_others(rules: Rules, team) -> list[dict]:
     """The team's figures of another quality whose chance to recover differs from the team's, each group with its
     own chances (worked out once a quality)."""
     own = _recovery(rules, team.armour, team.quality)
+    medical = medic_roles(rules)
     out = []
     for quality, names in _quality_groups(team, rules):
         chances = _recovery(rules, team.armour, quality) if names else own
@@ -160,7 +161,7 @@ def _recovery_others(rules: Rules, team) -> list[dict]:
             # a medic alone in its quality is helped by the others only ('Mags (Elite) ... with the same help' counted
             # Mags's own bonus, a fresh read found)
             group = [f for f in figures(team, rules) if f.quality == quality]
-            medic = all(f.role in MEDIC_ROLES for f in group)
+            medic = all(f.role in medical for f in group)
             out.append({"figures": names, "quality": quality, "help": _recovery_help(rules, medic), **chances})
     return out
 

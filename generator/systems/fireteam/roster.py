@@ -6,9 +6,11 @@ from dataclasses import dataclass, replace
 
 from .models import Rules
 
-# the roles that count as a team's medic: seed 001's "one might be a medic", and a fixer, "an elite combination
-# medic/armorer/mechanic" (the rule file's `medic: true` says the same of the fixer)
-MEDIC_ROLES = ("medic", "fixer")
+
+def medic_roles(rules: Rules) -> frozenset[str]:
+    """The roles that count as a team's medic, as the rule data marks them (`medic: true`): seed 001's "one might
+    be a medic", and a fixer, "an elite combination medic/armorer/mechanic"."""
+    return frozenset(role.name for role in rules.roles if role.medic)
 
 
 def figures(team, rules: Rules) -> list:
