@@ -377,6 +377,36 @@ def test_a_roster_that_runs_onto_a_new_page_says_whose_it_is(shared, name, syste
     assert twice == []
 
 
+@pytest.mark.parametrize("name, system", ROSTERS)
+def test_a_running_head_names_the_first_side_whose_roster_begins_on_its_page(shared, name, system):
+    """Issue 11 (stop 40's reads): a running head named only the side whose roster went on at the page's top,
+    "Forces · Concord Garrison (continued)", over a page that mostly held the next side's roster (Vesta's page 2,
+    the Aller bridge's page 2). As a dictionary heads a page with its first and last word, the head names the first
+    side whose head is printed on the page, after the one that goes on, and on a page where no side's head is
+    printed it names no side afresh (a page further down a roster names only the side that goes on)."""
+    trials = part_after_blocks(shared, name, f"{system}/pack.html", "forces")
+    rows = roster_rows(system, trials.pack)
+    sides = {side for side, _ in rows}
+    boxes = system in ("fireteam-tomorrow", "para-bellum")
+    wrong, begun_anywhere = [], 0
+    for number, page in enumerate(trials.pages[1:], 2):  # the first page has no running head
+        head = page["head"]
+        begun = []  # the sides whose heads are printed on this page, in order
+        for line in page["lines"]:
+            text = " ".join(w["text"] for w in line)
+            row = next((side for side, start in rows if starts(text, line, start)), None)
+            if boxes and "Serif" not in line[0]["fontname"]:
+                row = None
+            if row is None:
+                begun += [side for side in sides if text.startswith(side)][:1]
+        fresh = [side for side in sides if side in head and f"{side} (continued)" not in head]
+        if fresh != begun[:1] or (begun and not head.endswith(f"· {begun[0]}")):
+            wrong.append((number, begun, head))
+        begun_anywhere += any(f"{side} (continued)" in head for side in sides) and bool(begun)
+    assert wrong == []
+    assert begun_anywhere  # some trial puts a side's head on a page that opens inside the side before
+
+
 # A page must use at least this share of its text area's height, unless a part that starts a page follows it
 LEAST_USED = 1 / 3
 # A part a player pulls out to use at the table starts a page of its own (muster.css: section.part.sheet)
