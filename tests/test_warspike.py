@@ -651,3 +651,50 @@ def test_the_move_reaction_allows_the_head_off_its_example_and_marker_show():
     assert move.startswith("Directly towards the Instigator's active Unit") and "heading it off" in move
     assert "head it off" in rules["resolution"]["bridge_example"]
     assert "Move Reaction" in rules["movement_counter"]["note"]
+
+
+def _ford_and_race_packs() -> dict[str, str]:
+    """The two WarSpike examples' packs as HTML, their words only."""
+    from generator.build import Options, choose_seed, compute, pack_html
+
+    texts = {}
+    for name in ("warspike-hold-the-ford", "warspike-bridge-race"):
+        scenario = load(SCENARIOS / f"{name}.yaml")
+        pack, _ = compute(scenario, choose_seed(scenario, None), Options(), with_cards=False)
+        words = " ".join(re.sub(r"<[^>]+>", " ", pack_html(scenario, pack)).split())
+        texts[name] = words.replace("“", '"').replace("”", '"')
+    return texts
+
+
+def test_a_battle_without_advantage_prints_no_notes_on_settling_it():
+    """Issue 11 (stop 40's reads): the Ford, where one side only can be Instigator and "no Advantage is tallied",
+    went on to print how Advantage ties, destroyed Units and Blocks are counted and what a side that cannot
+    instigate does with the Advantage; and both examples printed the note on a scenario's named Instigator,
+    though neither names one. The Aller bridge, where both sides contest the Advantage, keeps its notes."""
+    texts = _ford_and_race_packs()
+    advantage = WS.rules.advantage
+    # each note by its opening words (the pack's curly quotes read back as straight ones)
+    notes = [
+        " ".join(note.note.split()[:14])
+        for note in (advantage.rough, advantage.destroyed, advantage.blocks, advantage.cannot_instigate)
+    ]
+    ford, race = texts["warspike-hold-the-ford"], texts["warspike-bridge-race"]
+    assert "no Advantage is tallied" in ford
+    assert [note for note in notes if note in ford] == []
+    assert [note for note in notes if note not in race] == []
+    named = WS.rules.coin_toss.scenario_instigator.note.split('"')[1][:40]
+    assert named not in ford + race
+
+
+def test_the_reference_says_which_reactions_a_holding_unit_has_and_a_roster_says_its_side_holds_once():
+    """Issue 11 (stop 40's reads): the reference's Reactions offered a Move to every Unit, the Ford's all holding
+    Units too, while the notes read hold orders as Shoot, Engage or Special only; the reference says so beside the
+    hold orders, as a reading. The Ford's roster said its side holds twice ("3 Units under hold orders. Every Unit
+    holds: ... cannot be Instigator.")."""
+    ford = _ford_and_race_packs()["warspike-hold-the-ford"]
+    assert (
+        "A Unit under hold orders reacts only by Shoot, Engage or Special, and makes no Changeover move: this pack’s reading"
+        in ford
+    )
+    assert "Every Unit is under hold orders: this side can never be Instigator." in ford
+    assert "Units under hold orders. Every Unit" not in ford

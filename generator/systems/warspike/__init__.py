@@ -59,16 +59,25 @@ class WarSpike(System):
 
     def in_play(self, prepared: BlocksPrepared) -> dict[str, bool]:
         """The Block rules (the section, everything under `blocks`, a Block's Move) and hold orders: whether any
-        army is organised in Blocks, and whether any Unit holds."""
+        army is organised in Blocks, and whether any Unit holds; the notes on Advantage, whether both sides can
+        be Instigator (a battle where one side only can tallies no Advantage, and its reference says so: the
+        Ford's notes went on to settle Advantage ties), and for the Advantage of a side that cannot instigate,
+        whether any Unit holds too; the scenario Instigator's, whether the scenario names one."""
         blocks = any(force["blocks"] for force in prepared.forces)
         holding = any(force["holding"] for force in prepared.forces)
-        hold = self.rules.hold
+        contested = sum(1 for force in prepared.forces if force["can_instigate"]) > 1
+        hold, advantage = self.rules.hold, self.rules.advantage
+        notes = (advantage.rough, advantage.destroyed, advantage.blocks)
         return {
             "Blocks": blocks,
             "blocks": blocks,
             self.rules.block_move.name: blocks,
             hold.name: holding,
             hold.reactions_note.name: holding,
+            **{note.name: contested for note in notes},
+            # a side left with only holding Units (its others destroyed) may win the Advantage
+            advantage.cannot_instigate.name: contested and holding,
+            self.rules.coin_toss.scenario_instigator.name: prepared.settings.instigator is not None,
         }
 
     def pack(self, prepared: BlocksPrepared) -> dict:
