@@ -16,7 +16,19 @@ from functools import cache
 
 import pdfplumber
 import pytest
-from cardboxes import APART_MM, GAP_MM, PICTURE_MM, SAFE_MM, apart, blocks, drawn, outside, pictures, touching
+from cardboxes import (
+    APART_MM,
+    GAP_MM,
+    PICTURE_MM,
+    PX_PER_MM,
+    SAFE_MM,
+    apart,
+    blocks,
+    drawn,
+    outside,
+    pictures,
+    touching,
+)
 from conftest import ROOT, examples_by_system
 from pdfcheck import MM
 
@@ -407,3 +419,34 @@ def test_a_units_marker_stands_inside_its_white_ground_on_the_band(name):
         walk(page._page_box)
     assert found, "no unit marker found"
     assert min(found) / (96 / 25.4) >= GROUND_MM
+
+
+@pytest.mark.parametrize("size", ["mini", "poker", "tarot"])
+def test_a_role_markers_text_stands_as_far_inside_its_frame_on_every_size(size):
+    """Issue 11 (stop 40's reads): on a mini card the Retaliator marker's text ran to 1 mm (3 pt) from the inner
+    line of its double frame, the least any text keeps from a keyline, where on a poker card it keeps 2 mm: read
+    as text squeezed against the frame. Every line of both markers keeps 2 mm of paper inside its frame's inner
+    edge on every card size."""
+    _, found = card_blocks("warspike-bridge-race", size)
+    cards = {b.card for b in found if b.text.startswith("Role marker")}
+    assert len(cards) == 2, "not both role markers on the sheet"
+    clear = {
+        card: min(min(b.ink[0] - b.container[0], b.container[2] - b.ink[2]) for b in found if b.card == card)
+        for card in cards
+    }
+    assert {card: round(px / PX_PER_MM, 2) for card, px in clear.items() if px / PX_PER_MM < 1.95} == {}
+
+
+MINI = [(name, size) for name, size in SIZED if size == "mini"]
+
+
+@pytest.mark.parametrize("name,size", MINI, ids=["-".join(s) for s in MINI])
+def test_a_mini_cards_band_keeps_its_text_as_far_from_its_foot_as_from_its_left(name, size):
+    """Issue 11 (stop 40's reads): the Ford's mini "Slingers of the western hills" wrapped to a second line that
+    stood 0.8 mm off the band colour's foot, where the band's text keeps 1.1 mm from the colour's left edge. Every
+    text of a mini card's band keeps 1 mm or more (its ink, descenders included) above the colour's foot."""
+    _, found = card_blocks(name, size)
+    band = [b for b in found if b.container_name.endswith("band")]
+    assert band, "no text in any band"
+    close = {(b.card, b.text): round((b.container[3] - b.ink[3]) / PX_PER_MM, 2) for b in band}
+    assert {key: mm for key, mm in close.items() if mm < 1.0} == {}
