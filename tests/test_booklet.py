@@ -468,3 +468,15 @@ def test_a_booklet_made_without_a_config_names_no_club_and_no_season():
     cover = PdfReader(io.BytesIO(data)).pages[0].extract_text()
     assert "Scenario booklet" in cover and "2 scenarios for Fireteam Tomorrow" in cover
     assert "Muster" not in cover and "Scenarios" not in cover, cover
+
+
+def test_a_chapter_pages_head_names_its_part_and_the_side_whose_roster_begins_there(built_booklet):
+    """Issue 11 (stop 40's reads): a booklet page's centre head named only the side whose roster went on at its
+    top ("Federal Rangers (continued)") over a page that mostly held the next side's. It names the part the page
+    opens in, the side going on and the side beginning there, as a pack's head does, and nothing over the
+    contents (which the stamp names) or a chapter's cover (which the chapter's head names)."""
+    reader = PdfReader(built_booklet)
+    texts = [" ".join(page.extract_text().split()) for page in reader.pages]
+    assert any("Forces · Federal Rangers (continued) · Red Banner Militia" in text for text in texts)
+    contents = next(text for text in texts if "Contents" in text)
+    assert contents.count("Contents") == 2  # its heading and the stamp's head, not a centre head as well
