@@ -435,7 +435,10 @@ class Placement:
         for box in spots:
             grown = box.grown(self.gap)
             near = [b for kind, b in self._obstacles.near(grown) if kind not in ignore]
-            area = covered(grown, near + [p.box for p in self._labels.near(grown)])
+            # a spot already as covered as the best need not be measured to the end: it cannot be chosen
+            area = covered(
+                grown, near + [p.box for p in self._labels.near(grown)], math.inf if best is None else best[0]
+            )
             if best is None or area < best[0] - 1e-9:
                 best = (area, box)
             if area == 0:
