@@ -106,10 +106,12 @@ def read_entry(folder: Path, key: str) -> tuple[bytes, int] | None:
 
 
 def _page_count(data: bytes) -> int:
-    from pypdf import PdfReader
-    from pypdf.errors import PyPdfError
+    """The PDF's page count, or -1 if qpdf cannot read it as one without repairing it (a truncated or garbage entry).
+    qpdf, not pypdf: a 40-scenario booklet's entry took pypdf 0.8 s to read, qpdf 0.05 s."""
+    import pikepdf
 
     try:
-        return len(PdfReader(io.BytesIO(data), strict=True).pages)
-    except (PyPdfError, ValueError, KeyError, TypeError, AttributeError):  # pypdf's ways of saying "not a PDF"
+        with pikepdf.open(io.BytesIO(data), attempt_recovery=False) as pdf:
+            return len(pdf.pages)
+    except (pikepdf.PdfError, ValueError, RuntimeError):  # qpdf's ways of saying "not a PDF"
         return -1

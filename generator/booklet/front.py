@@ -5,7 +5,6 @@ from __future__ import annotations
 import io
 
 import markupsafe
-from pypdf import PdfReader
 
 from .. import __version__
 from ..build import APPENDIX, CHAPTER, Options
@@ -22,16 +21,18 @@ CONTENTS_LINES_PER_PAGE = 20
 def _holds(appendix: Part) -> list[str]:
     """What an appendix holds, for its contents line: the titles its own PDF bookmarks, at any depth and once
     each, less the headings of its variant sets ("<system>: With ..."), which hold those same parts."""
+    import pikepdf
+
     titles: list[str] = []
 
     def walk(items) -> None:
         for item in items:
-            if isinstance(item, list):
-                walk(item)
-            elif not item.title.startswith(f"{appendix.system}: ") and item.title not in titles:
+            if not item.title.startswith(f"{appendix.system}: ") and item.title not in titles:
                 titles.append(item.title)
+            walk(item.children)
 
-    walk(PdfReader(io.BytesIO(appendix.pdf)).outline)
+    with pikepdf.open(io.BytesIO(appendix.pdf)) as pdf, pdf.open_outline() as outline:
+        walk(outline.root)
     return titles
 
 
