@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import faulthandler
+import gc
 import math
 import multiprocessing
 import os
@@ -146,7 +147,14 @@ class _Limited:
         self.child = ctx.Process(
             target=_limited_child, args=(send, function, args, self.seconds, self.memory_mb), daemon=True
         )
-        self.child.start()
+        # the child starts as a copy of this process's memory, shared until written: its garbage collector would
+        # write to every object it inherited (their GC headers), copying page after page of them. Frozen, they are
+        # left out of its collections; this process takes them back at once.
+        gc.freeze()
+        try:
+            self.child.start()
+        finally:
+            gc.unfreeze()
         send.close()
         self.deadline = time.monotonic() + self.seconds
 
