@@ -4,7 +4,8 @@ Every figure comes from running `python -m generator ...` as a user would, sever
 command, the CPU time of its whole process tree (the command and every child it waited for, from wait4), the peak
 memory of its largest process, and, from MUSTER_STATS, the CPU time the command spent inside WeasyPrint (laying
 out and writing PDFs, and importing it). "Outside WeasyPrint" is the rest of the tree's CPU time: Python starting,
-Muster's own work (YAML, validation, odds, maps, Jinja), processes and their start-up. Each figure is the median of
+importing WeasyPrint (start-up, once per command: the goals count it here), Muster's own work (YAML, validation,
+odds, maps, Jinja), processes and their start-up; a second column counts the import as WeasyPrint's. Each figure is the median of
 the runs, with the lowest and highest beside it; the machine's load average is printed before and after, since a
 busy machine makes every figure worse. Figures, not assertions: no test times anything.
 """
