@@ -8,7 +8,7 @@ from dataclasses import replace
 from markupsafe import Markup
 
 from ... import fonts
-from ...labels import OBJECTIVE, TOUCH, Box, Label, Placement, around, covered, leader_svg, outside, spread, text_width
+from ...labels import OBJECTIVE, Box, Label, Placement, around, covered, leader_svg, outside, spread, text_width
 from ...svg import EDGE_BAND, MARK_GAP_MM, MIN_TEXT_PT, PT_MM, MapFrame, boxed_text, edge_names, map_frames, shape_path
 from .glyphs import unit_marker
 from .looks import (
@@ -719,26 +719,9 @@ class _UnderStar:
         for box, (grown, before) in zip(spots, self.before):
             if best is not None and before >= best[0] - 1e-9:
                 continue  # the marks only add to it: it cannot be chosen
-            area = before + _under(grown, marks)
+            area = before + covered(grown, marks)
             if best is None or area < best[0] - 1e-9:
                 best = (area, box)
             if area == 0:
                 break
         return best
-
-
-def _under(box: Box, marks: list[Box]) -> float:
-    """labels.covered(box, marks) as a float, inline: the marks are two or three boxes, asked of hundreds of spots
-    for each spot their unit tries."""
-    left, top, right, bottom = box.left, box.top, box.right, box.bottom
-    total = 0.0
-    for other in marks:
-        if (
-            other.right <= left + TOUCH
-            or other.left >= right - TOUCH
-            or other.bottom <= top + TOUCH
-            or other.top >= bottom - TOUCH
-        ):
-            continue
-        total += other.overlap(box)
-    return total
