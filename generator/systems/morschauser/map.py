@@ -709,11 +709,13 @@ class _UnderStar:
 
     def __init__(self, obstacles: list[tuple[str, Box]], placed: list) -> None:
         self.others = [box for kind, box in obstacles if kind != BUILDING] + [p.box for p in placed]
+        self.spots: list[Box] | None = None
         self.before: list[tuple[Box, float]] = []  # each spot's box grown by the gap, and what lay under it
 
     def choose(self, spots: list[Box], marks: list[Box], gap: float) -> tuple[float, Box]:
         """The first spot clear of everything, else the least covered, and how much it covers."""
-        if not self.before:
+        if self.spots is not spots:  # the square's spots (_star_spots keeps one list of them per square)
+            self.spots = spots
             self.before = [(grown, covered(grown, self.others)) for grown in (box.grown(gap) for box in spots)]
         best = None
         for box, (grown, before) in zip(spots, self.before):
