@@ -102,20 +102,20 @@ def settle(html: str, layout) -> tuple[object, str]:
     HTML that gives it: a pull-out sheet joined to a mostly blank page before it, and a last page that holds only
     a short tail of the notes set closer, each kept only where it saves a page."""
     laid_out = layout(html)
+    # the page before a pull-out sheet is mostly blank: let the sheet follow on it when it fits whole there, and
+    # keep that layout if it saves the page (the Ford's roster page held one short roster, 20% used). The sheets to
+    # try are read again from each layout kept: one joined moves the pages after it, and the Ford's second sheet,
+    # after a blank page only before the first joined, was laid out again for nothing
+    waiting = sheets_after_blank(laid_out, html) if "</head>" in html else []
     tried: set[str] = set()
-    while "</head>" in html:
-        # the page before a pull-out sheet is mostly blank: let the sheet follow on it when it fits whole there,
-        # and keep that layout if it saves the page (the Ford's roster page held one short roster, 20% used).
-        # Asked of the layout as it stands after each sheet joined: one joined moves the pages after it, and the
-        # Ford's second sheet, after a blank page only before the first joined, was laid out again for nothing
-        sheet = next((id for id in sheets_after_blank(laid_out, html) if id not in tried), None)
-        if sheet is None:
-            break
+    while waiting:
+        sheet = waiting.pop(0)
         tried.add(sheet)
         trial = html.replace("</head>", JOIN.format(id=sheet) + "</head>", 1)
         joined = layout(trial)
         if len(joined.pages) < len(laid_out.pages):
             laid_out, html = joined, trial
+            waiting = [id for id in sheets_after_blank(laid_out, html) if id not in tried]
     if 0 < closing_lines(laid_out) < CLOSING_LINES_LEAST and "</head>" in html:
         # the last page holds only the last few lines of the notes: set the reference closer and keep that
         # layout if it saves the page (a sheet of paper for two lines is what a publisher would never print)
