@@ -56,6 +56,29 @@ def write_together(outputs: dict[Path, bytes]) -> None:
         raise RenderError(f"cannot write {quoted(target)}: {err.strerror or err}") from err
 
 
+def reserve(target: Path) -> Path:
+    """A hidden .part file beside the target, for a writer that streams into it (another process, say); place()
+    renames it into place once it is whole, or discard() removes it."""
+    try:
+        return _write_part(target, b"")
+    except OSError as err:
+        raise RenderError(f"cannot write {quoted(target)}: {err.strerror or err}") from err
+
+
+def place(target: Path, part: Path) -> None:
+    """Rename a part made by reserve() and filled since into place, as write_atomic() does with its own."""
+    try:
+        with open(part, "rb+") as handle:
+            os.fsync(handle.fileno())
+        _place({target: part})
+    except OSError as err:
+        raise RenderError(f"cannot write {quoted(target)}: {err.strerror or err}") from err
+
+
+def discard(part: Path) -> None:
+    _unlink(part)
+
+
 def _umask() -> int:
     mask = os.umask(0o022)
     os.umask(mask)
@@ -152,15 +175,25 @@ def _folder_locked(folder: Path):
 
 def _write_together(outputs: dict[Path, bytes]) -> None:
     parts: dict[Path, Path] = {}
+    try:
+        for target, data in outputs.items():
+            parts[target] = _write_part(target, data)
+    except BaseException:
+        for part in parts.values():
+            _unlink(part)
+        raise
+    _place(parts)
+
+
+def _place(parts: dict[Path, Path]) -> None:
+    """Rename written parts to their targets, all or none."""
     olds: dict[Path, Path | None] = {}
     renamed: list[Path] = []
     held = None
     try:
-        for target, data in outputs.items():
-            parts[target] = _write_part(target, data)
         held = signal.pthread_sigmask(signal.SIG_BLOCK, _HELD)  # delivered once the set is whole, new or old
-        with _folder_locked(next(iter(outputs)).parent):
-            for target in outputs:
+        with _folder_locked(next(iter(parts)).parent):
+            for target in parts:
                 olds[target] = _keep_old(target)
             for target, part in parts.items():
                 os.replace(part, target)

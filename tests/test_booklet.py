@@ -304,13 +304,13 @@ def test_front_matter_is_rendered_once_and_a_long_one_still_numbers_right(monkey
     assert re.findall(r"Scenario \d\s*Fireteam Tomorrow\s*(\d+)", contents) == [str(p.start) for p in parts]
 
 
-def test_a_parts_table_header_ids_are_made_unique_and_its_xref_still_holds():
+def test_a_parts_table_header_ids_are_made_unique_in_the_booklet(tmp_path):
     """WeasyPrint names header cells "<object>-<row>-<column>", unique in one part only: the join prefixes them in
-    the part's bytes and writes its xref table again, every object's offset moved by what went before it (qpdf
-    then reads the part without having to reconstruct anything)."""
+    each piece's structure elements as it copies them, so that two parts with the same table keep ids of their
+    own, and every cell's /Headers still names a header cell of its own part."""
     import pikepdf
 
-    from generator.booklet.join import _unique_ids
+    from generator.booklet.join import Joiner
     from generator.booklet.parts import PART_PDF_VERSION
     from generator.engine import render_pdf
     from generator.rendering import TEMPLATES
@@ -318,18 +318,58 @@ def test_a_parts_table_header_ids_are_made_unique_and_its_xref_still_holds():
     rows = "".join(f"<tr><th scope='row'>R{n}</th><td>{n}</td></tr>" for n in range(3))
     html = f"<html lang='en'><body><table><tr><th>Name</th><th>Value</th></tr>{rows}</table><p>after</p></body></html>"
     data, _ = render_pdf(html, TEMPLATES, tags=True, pdf_version=PART_PDF_VERSION)
-    changed = _unique_ids(data, b"p7-")
-    with pikepdf.open(io.BytesIO(changed), attempt_recovery=False) as pdf:  # a wrong offset fails here
-        ids, headers = [], []
+    parts = [_part("One", [], data), _part("Two", [], data)]
+    out = io.BytesIO()
+    _joined(out, parts, Joiner(out), front=data)
+    with pikepdf.open(out, attempt_recovery=False) as pdf:
+        ids, headers = [], {}
         for obj in pdf.objects:
             if isinstance(obj, pikepdf.Dictionary) and obj.get("/Type") == "/StructElem":
                 if "/ID" in obj:
                     ids.append(str(obj.ID))
                 if "/A" in obj and "/Headers" in obj.A:
-                    headers += [str(h) for h in obj.A.Headers]
-        assert len(ids) == 5 and all(re.fullmatch(r"p7-\d+-\d+-\d+", i) for i in ids), ids
-        assert headers and set(headers) <= set(ids)
-        assert pdf.pages[0].obj.Contents.read_bytes()  # a stream after the changes still reads whole
+                    headers[obj.objgen] = [str(h) for h in obj.A.Headers]
+        assert len(ids) == 3 * 5 == len(set(ids)), ids  # the front matter and the two parts: five header cells each
+        assert {i.split("-")[0] for i in ids} == {"p0", "p1", "p2"}
+        assert headers and all(set(h) <= set(ids) and len({i.split("-")[0] for i in h}) == 1 for h in headers.values())
+
+
+def _part(title: str, sizes: list[tuple[float, float]], data: bytes | None = None):
+    """A chapter of blank, tagged pages of these sizes (an empty structure tree), or of the PDF `data`."""
+    import pikepdf
+
+    from generator.booklet.plan import CHAPTER, Part
+
+    if data is None:
+        pdf = pikepdf.new()
+        for size in sizes:
+            pdf.add_blank_page(page_size=size)
+        root = pdf.make_indirect(pikepdf.Dictionary(Type=pikepdf.Name.StructTreeRoot))
+        root.K = pdf.make_indirect(pikepdf.Dictionary(Type=pikepdf.Name.StructElem, S=pikepdf.Name.Document, P=root))
+        root.ParentTree = pdf.make_indirect(pikepdf.Dictionary(Nums=pikepdf.Array()))
+        pdf.Root.StructTreeRoot = root
+        out = io.BytesIO()
+        pdf.save(out)
+        data = out.getvalue()
+    pages = len(PdfReader(io.BytesIO(data)).pages)
+    return Part(CHAPTER, f"{title}.yaml", title, title, "Fireteam Tomorrow", pdf=data, pages=pages)
+
+
+def _joined(out, parts, joiner, front: bytes, stamps=None, config=None) -> int:
+    """Join the parts and a front matter with `joiner` (the parts' first pages set from their lengths); the stamps
+    default to none on any page."""
+    from generator.booklet.join import Piece
+    from generator.booklet.stamp import Stamps
+
+    start = len(PdfReader(io.BytesIO(front)).pages) + 1
+    for part in parts:
+        start += part.blank_before
+        part.start = start
+        start += part.pages
+        joiner.add(Piece(part.pdf, part.label, part.label))
+    stamps = stamps or Stamps(_part("sheet", [(100, 100)]).pdf, [None] * (start - 1))
+    config = config or {"title": "Book", "club": "", "season": ""}
+    return joiner.finish(Piece(front, "Cover and contents", None), parts, stamps, config)
 
 
 def test_running_heads_are_laid_out_once_and_each_page_draws_only_its_own(monkeypatch):
@@ -337,23 +377,13 @@ def test_running_heads_are_laid_out_once_and_each_page_draws_only_its_own(monkey
     1.9 s of a 40-scenario booklet's 5 s after its chapters). They are laid out once, on one sheet, and each page's
     stamp copies its own texts from it: one sheet page laid out for a booklet of any length, and each page's text
     is its own head and number only (no other text of the sheet), along the long edge on a landscape page."""
-    import pikepdf
 
-    from generator.booklet.join import _stamp
-    from generator.booklet.plan import CHAPTER, Part
+    from generator.booklet.join import Joiner
     from generator.booklet.stamp import running_heads
     from generator.build import Options
 
-    def part(title: str, sizes: list[tuple[float, float]]) -> Part:
-        pdf = pikepdf.new()
-        for size in sizes:
-            pdf.add_blank_page(page_size=size)
-        out = io.BytesIO()
-        pdf.save(out)
-        return Part(CHAPTER, f"{title}.yaml", title, title, "Fireteam Tomorrow", pdf=out.getvalue(), pages=len(sizes))
-
     a4, turned = (595.2756, 841.8898), (841.8898, 595.2756)
-    parts = [part("Hill 112", [a4] * 150 + [turned] + [a4] * 30), part("The Ford", [a4] * 120)]
+    parts = [_part("Hill 112", [a4] * 150 + [turned] + [a4] * 30), _part("The Ford", [a4] * 120)]
     parts[1].blank_before = True
     import generator.booklet.stamp as stamp
 
@@ -367,12 +397,15 @@ def test_running_heads_are_laid_out_once_and_each_page_draws_only_its_own(monkey
     stamps = running_heads({"title": "Kessel Valley"}, parts, 2, Options())
     assert laid_out == [1]
 
-    booklet = pikepdf.new()
-    for size in [a4] * 2 + [a4] * 150 + [turned] + [a4] * 30 + [a4] + [a4] * 120:
-        booklet.add_blank_page(page_size=size)
-    _stamp(booklet, stamps)
     out = io.BytesIO()
-    booklet.save(out)
+    _joined(
+        out,
+        parts,
+        Joiner(out),
+        _part("front", [a4] * 2).pdf,
+        stamps,
+        {"title": "Kessel Valley", "club": "", "season": ""},
+    )
     reader = PdfReader(out)
     total = len(reader.pages)
     assert total == 2 + 181 + 1 + 120
@@ -433,7 +466,10 @@ def test_the_join_gives_the_same_bytes_whatever_order_the_parts_arrive_in(tmp_pa
             return self.messages.pop(0)
 
     orders = [list(range(6)), [5, 4, 3, 2, 1, 0], random.Random(7).sample(range(6), 6)]
-    made = {booklet._join(config, parts, Inbox(order))[0] for order in orders}
+    made = set()
+    for n, order in enumerate(orders):
+        booklet._join(config, parts, Inbox(order), str(tmp_path / f"booklet-{n}.pdf"), "booklet.pdf")
+        made.add((tmp_path / f"booklet-{n}.pdf").read_bytes())
     assert len(made) == 1
 
 
@@ -480,3 +516,30 @@ def test_a_chapter_pages_head_names_its_part_and_the_side_whose_roster_begins_th
     assert any("Forces · Federal Rangers (continued) · Red Banner Militia" in text for text in texts)
     contents = next(text for text in texts if "Contents" in text)
     assert contents.count("Contents") == 2  # its heading and the stamp's head, not a centre head as well
+
+
+def test_the_booklets_largest_process_stays_flat_in_its_length(tmp_path):
+    """Issue 13: the join held every part twice in qpdf (source and copy, ~9 MB a chapter of the bridge's size):
+    318 MB for 24 chapters against 107 MB for 4. It writes each part to the booklet's file as it comes and keeps a
+    few bytes a page, so six times the chapters cost the largest process of the build a few megabytes more. Peak
+    memory is the largest of the command's processes, read from the kernel (getrusage) as `make bench` reads it;
+    the copies share one cached chapter, so it renders once."""
+    import subprocess
+    import sys
+
+    for n in range(18):
+        shutil.copy(SCENARIOS / "bridge.yaml", tmp_path / f"s{n:02}.yaml")
+    measure = (
+        "import resource, subprocess, sys; subprocess.run(sys.argv[1:], check=True, capture_output=True); "
+        "print(resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss)"
+    )
+    env = {**__import__("os").environ, "MUSTER_CACHE": str(tmp_path / "cache")}
+    peaks = {}
+    for count in (3, 18):
+        paths = [str(tmp_path / f"s{n:02}.yaml") for n in range(count)]
+        command = [sys.executable, "-m", "generator", "booklet", *paths, "--out", str(tmp_path / f"{count}.pdf")]
+        run = subprocess.run([sys.executable, "-c", measure, *command], capture_output=True, text=True, env=env)
+        assert run.returncode == 0, run.stderr
+        peaks[count] = int(run.stdout) / 1024
+        assert len(PdfReader(tmp_path / f"{count}.pdf").pages) > 4 * count
+    assert peaks[18] - peaks[3] < 25, peaks  # MB

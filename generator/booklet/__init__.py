@@ -19,10 +19,10 @@ from pathlib import Path
 
 from .. import engine
 from ..build import Options
-from ..errors import RenderError
-from ..files import write_atomic
+from ..errors import RenderError, quoted
+from ..files import discard, place, reserve, write_atomic
 from ..sandbox import pipe, run_limited, start_limited
-from .cache import cache_folder, entry_name, prune, read_entry, store
+from .cache import cache_folder, file_entry_name, prune, read_entry, store_file
 from .front import front_matter, guessed_length, number_pages
 from .join import Joiner, Piece
 from .parts import cache_entry, cache_keys, render_parts
@@ -76,6 +76,7 @@ def booklet(
     receive, send = pipe()
     joining = None
     arrived: list[int] = []
+    joined = reserve(out)  # the join child writes the booklet here, beside --out, and it is renamed in once whole
     with tempfile.TemporaryDirectory(prefix="muster-booklet-") as folder:
 
         def tell(index: int | None = None) -> None:
@@ -87,7 +88,9 @@ def booklet(
 
         try:
             if jobs > 1:
-                joining = start_limited(_join, (config, parts, receive), file, "joining the booklet")
+                joining = start_limited(
+                    _join, (config, parts, receive, str(joined), str(out)), file, "joining the booklet"
+                )
             render_parts(parts, options, jobs, cache, step, stats, ready=tell)
             tail_start = time.perf_counter()  # from here on the work cannot be shared out: the serial tail
             # the cover and contents, and the running heads for the front matter's guessed length, side by side
@@ -107,25 +110,28 @@ def booklet(
                 stamp_seconds += more
             front.seconds += stamp_seconds
             if joining is None:
-                joining = start_limited(_join, (config, parts, receive), file, "joining the booklet")
+                joining = start_limited(
+                    _join, (config, parts, receive, str(joined), str(out)), file, "joining the booklet"
+                )
                 tell()
             receive.close()  # the joining child's alone now: if it stops, telling it fails instead of waiting
             _send(send, ("front", front))
             joining.restart_clock()  # its own work from here: until now it waited for the parts
-            data, pages, timing = joining.result()
+            pages, timing = joining.result()
+            place(out, joined)
         finally:
             send.close()
             if joining:
                 joining.stop()
+            discard(joined)  # a booklet not placed: nothing half-written is left beside --out
     timing["weasyprint"] = front.seconds
     step("contents and page numbers")
-    write_atomic(out, data)
     if cache:
         kept = {cache_entry(part) for part in parts if part.key}
         if all(part.key for part in parts):  # a part printed from other bytes than its key: nor is the booklet kept
-            entry = entry_name(f"booklet-{whole}", data, pages)
+            entry = file_entry_name(f"booklet-{whole}", out, pages)
             kept.add(entry)
-            store(cache, entry, data)
+            store_file(cache, entry, out)
         prune(cache, keep=kept)
     for key, seconds in timing.items():
         stats[key] = stats.get(key, 0.0) + seconds
@@ -163,29 +169,35 @@ def _stamps(config: dict, parts: list[Part], options: Options, front_pages: int)
     return running_heads(config, parts, front_pages, options), engine.weasyprint_cpu - before
 
 
-def _join(config: dict, parts: list[Part], inbox) -> tuple[bytes, int, dict]:
-    """In a limited child: join the parts as `inbox` brings them, in any order, then, with the front matter it
-    brings last, finish the booklet; its bytes, its page count, and the seconds spent joining."""
-    joiner, working, waiting, next_index = Joiner(), 0.0, {}, 0
-    while True:
-        message = inbox.recv()
-        start = time.perf_counter()
-        if message[0] == "front":
-            break
-        _, index, folder = message
-        waiting[index] = Path(folder) / f"{index}.pdf"
-        while next_index in waiting:  # added in the booklet's order, whatever the order they came in
-            pdf = waiting.pop(next_index).read_bytes()
-            joiner.add(Piece(pdf, parts[next_index].label, parts[next_index].label))
-            next_index += 1
-        working += time.perf_counter() - start
-    front: Front = message[1]
-    for part, (first, blank_before) in zip(parts, front.starts):
-        part.start, part.blank_before = first, blank_before
-    data, pages = joiner.finish(Piece(front.pdf, "Cover and contents", None), parts, front.stamps, config)
-    if front.total != pages:  # before anything is written or cached: a wrong booklet is never kept
+def _join(config: dict, parts: list[Part], inbox, path: str, target: str) -> tuple[int, dict]:
+    """In a limited child: join the parts as `inbox` brings them, in any order, writing the booklet to `path` (the
+    hidden file beside `target`, --out) as it goes, then, with the front matter it brings last, finish it; its page
+    count, and the seconds spent joining."""
+    working, waiting, next_index = 0.0, {}, 0
+    try:
+        with open(path, "wb") as handle:
+            joiner = Joiner(handle)
+            while True:
+                message = inbox.recv()
+                start = time.perf_counter()
+                if message[0] == "front":
+                    break
+                _, index, folder = message
+                waiting[index] = Path(folder) / f"{index}.pdf"
+                while next_index in waiting:  # added in the booklet's order, whatever the order they came in
+                    pdf = waiting.pop(next_index).read_bytes()
+                    joiner.add(Piece(pdf, parts[next_index].label, parts[next_index].label))
+                    next_index += 1
+                working += time.perf_counter() - start
+            front: Front = message[1]
+            for part, (first, blank_before) in zip(parts, front.starts):
+                part.start, part.blank_before = first, blank_before
+            pages = joiner.finish(Piece(front.pdf, "Cover and contents", None), parts, front.stamps, config)
+    except OSError as err:  # the disk's words (full, gone), not a bug's
+        raise RenderError(f"cannot write {quoted(Path(target))}: {err.strerror or err}") from err
+    if front.total != pages:  # the parent neither places nor caches a booklet that fails here
         raise RenderError(f"the booklet has {pages} pages, its contents counted {front.total}")
-    return data, pages, {"join": working + time.perf_counter() - start}
+    return pages, {"join": working + time.perf_counter() - start}
 
 
 def _send(connection, message) -> None:

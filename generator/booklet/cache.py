@@ -5,12 +5,13 @@ from __future__ import annotations
 import hashlib
 import io
 import os
+import shutil
 import stat
 import sys
 from pathlib import Path
 
 from ..errors import RenderError
-from ..files import write_atomic
+from ..files import discard, place, reserve, write_atomic
 
 # What the cache may hold beyond the last build's own files: a 60-page booklet's parts and its whole PDF are
 # a few megabytes, so this keeps dozens of builds' worth of variants (paper, card sizes, edited scenarios).
@@ -50,6 +51,22 @@ def store(folder: Path, name: str, data: bytes) -> None:
             print(f"muster: the booklet cache is not kept ({err}); the booklet is built without it", file=sys.stderr)
 
 
+def store_file(folder: Path, name: str, path: Path) -> None:
+    """Keep a copy of a written file as an entry, as store() keeps bytes (copied in chunks: a booklet is never held
+    whole in memory)."""
+    try:
+        part = reserve(folder / name)
+        try:
+            shutil.copyfile(path, part)
+            place(folder / name, part)
+        finally:
+            discard(part)
+    except (RenderError, OSError) as err:
+        if folder not in _UNWRITABLE:
+            _UNWRITABLE.add(folder)
+            print(f"muster: the booklet cache is not kept ({err}); the booklet is built without it", file=sys.stderr)
+
+
 def prune(folder: Path, keep: set[str]) -> None:
     """Delete cached PDFs, oldest first, until the folder holds at most LIMIT_BYTES; the files named in `keep`
     (the last build's parts and booklet) stay whatever their size."""
@@ -78,6 +95,15 @@ def entry_name(key: str, data: bytes, pages: int) -> str:
     page count and bytes together, so that what is read back can be checked before it is trusted (an entry renamed
     to another key's name, or to another count, does not match its hash)."""
     return f"{key}-{pages}-{_seal(key, pages, data)}.pdf"
+
+
+def file_entry_name(key: str, path: Path, pages: int) -> str:
+    """entry_name() for the bytes of a written file, read in chunks."""
+    seal = hashlib.sha256(f"{key}\0{pages}\0".encode())
+    with open(path, "rb") as handle:
+        while chunk := handle.read(1 << 20):
+            seal.update(chunk)
+    return f"{key}-{pages}-{seal.hexdigest()}.pdf"
 
 
 def _seal(key: str, pages: int, data: bytes) -> str:

@@ -1,25 +1,31 @@
-"""The booklet joined by qpdf (through pikepdf): front matter and parts in one PDF, with bookmarks, one structure
-tree, the running heads stamped on and the contents linked to their chapters.
+"""The booklet joined as its pieces come and written straight to its file: front matter and parts in one PDF, with
+bookmarks, one structure tree, the running heads stamped on and the contents linked to their chapters.
 
-qpdf copies each part's pages, and then its structure elements, with one record per part of what it copied, so an
-element's page, and a link's annotation, are the booklet's own copies. The booklet's tree: StructTreeRoot ->
-Document -> one Part per part (the part's own Document element, renamed and titled). ParentTree keys are offset
-per part, so they stay unique; MCIDs are per page and stay as they are. Everything is written once, with object
-streams and every stream compressed, and a document ID computed from the content: the same input gives the same
-bytes. (pypdf did this join in Python: 6 of the 8.5 s a 40-scenario booklet spent after its chapters rendered.)
+Each part is read with qpdf (through pikepdf) once, when it arrives: its objects are numbered into the booklet as they
+are reached from its pages and its structure tree, written out at once (loose objects packed into compressed object
+streams, streams as they are), and the part is closed. The join keeps only what the end needs: each page's own
+entries (its number, running head and parent are known only once the front matter is laid out), each part's
+resources, bookmarks and ParentTree entries, a few bytes a page. So its memory stays flat in the booklet's length:
+qpdf's own join held every part twice (source and copy), 7.5 MB a part, 400 MB for a 40-scenario booklet.
+
+The booklet's tree: StructTreeRoot -> Document -> one Part per piece (the piece's own Document element, renamed and
+titled). ParentTree keys are offset per piece, so they stay unique; MCIDs are per page and stay as they are. The
+same input gives the same bytes: objects are numbered in the order they are reached, pieces are added in the
+booklet's order, and the document ID is a hash of everything written before it.
 """
 
 from __future__ import annotations
 
-import bisect
+import hashlib
 import io
 import re
-import warnings
-from dataclasses import dataclass
-from itertools import accumulate
+import zlib
+from collections import deque
+from dataclasses import dataclass, field
+from typing import BinaryIO
 
 import pikepdf
-from pikepdf import Array, Dictionary, Name, OutlineItem, Pdf, String
+from pikepdf import Array, Dictionary, Name, Pdf, String
 
 from .. import __version__
 from ..build import CHAPTER
@@ -27,12 +33,17 @@ from ..errors import RenderError
 from .plan import Part
 from .stamp import Stamps
 
+# A PDF token that may hold a reference: a literal string (skipped: its text is the reader's, "Hill 112 0 R" too) or
+# an indirect reference "n g R". qpdf writes every other token so that neither pattern can start inside it: names
+# escape spaces, hex strings hold no spaces or R, numbers are followed by a space.
+_TOKEN = re.compile(rb"\((?:[^()\\]|\\.)*\)|(?<![\w.])(\d+) (\d+) R\b", re.S)
 # WeasyPrint names a table's header cells "<object number>-<row>-<column>" (/ID on a TH element, /Headers in a TD
-# element's attributes): unique in a part, not across parts, so each part's get a prefix of their own.
+# element's attributes): unique in a part, not across parts, so each piece's get a prefix of their own.
 _IDS = re.compile(rb"/ID \(\d+-\d+-\d+\)|/Headers \[[^\]]*\]")
 _CELL_ID = re.compile(rb"\((\d+-\d+-\d+)\)")
-_XREF_ENTRY = re.compile(rb"(\d{10}) (\d{5}) ([nf])")
-_ELEMENT = re.compile(rb"\d+ 0 obj\s*<</Type /StructElem\b")
+_TOC_DEST = re.compile(rb"/Dest \(toc-(\d+)\)")
+PACK = 100  # loose objects to an object stream: qpdf packs 100 too
+_WIDTHS = (1, 4, 2)  # the cross-reference stream's fields: type, offset or object stream, generation or index
 
 
 @dataclass
@@ -44,245 +55,468 @@ class Piece:
     label: str | None  # its top-level bookmark (None: its own bookmarks go at the top level)
 
 
-class Joiner:
-    """The booklet, joined as its pieces come: add() appends each part's pages and structure tree, in the booklet's
-    order, as soon as it is there, while the others still render and the front matter is laid out elsewhere;
-    finish() puts the front matter before them, the blank left-hand pages where the page numbering put them, the
-    bookmarks, the running heads and the links, and writes the booklet."""
+class _File:
+    """The booklet's file as it is written: every object numbered by the join, loose objects packed PACK to a
+    compressed object stream, streams written as they come, a cross-reference stream at the end."""
 
-    def __init__(self):
-        self.booklet = Pdf.new()
-        self.sources: list[Pdf] = []  # open until the booklet is written: qpdf reads a copied stream's data then
-        self.tree = _Tree(self.booklet)
-        self.added: list[tuple[Pdf, Piece, dict]] = []  # each piece's source and its pages' copies, in page order
+    def __init__(self, handle: BinaryIO):
+        self.handle = handle
+        self.offset = 0
+        self.digest = hashlib.md5(usedforsecurity=False)  # the document ID: a hash of the content, so same bytes
+        self.last = 0  # the highest object number given out
+        self.where: dict[int, tuple[int, int, int]] = {}  # number -> its cross-reference entry
+        self.loose: list[tuple[int, bytes]] = []
+        self._write(b"%PDF-1.7\n%\xe2\xe3\xcf\xd3\n")
 
-    def add(self, piece: Piece) -> None:
-        """Append a part's pages and structure tree and keep its bookmarks for finish(). Parts come in the booklet's
-        order: qpdf numbers the objects it copies as it copies them and orders each object stream by those numbers,
-        so any other order would give the same booklet other bytes."""
-        self.added.append(self._copy(piece, len(self.added) + 1, at=len(self.booklet.pages)))
+    def number(self) -> int:
+        self.last += 1
+        return self.last
 
-    def _copy(self, piece: Piece, index: int, at: int) -> tuple[Pdf, Piece, dict]:
-        """Put the piece's pages in from page index `at`, and its structure tree; `index` (0 the front matter, then
-        the parts) makes its table header ids unique in the booklet."""
-        booklet = self.booklet
-        source = Pdf.open(io.BytesIO(_unique_ids(piece.pdf, b"p%d-" % index)))
-        self.sources.append(source)
-        with warnings.catch_warnings():  # that named destinations are not copied: the only named links, the
-            # contents' toc-N, are pointed at their parts by _link_contents (a chapter has no links of its own)
-            warnings.simplefilter("ignore", pikepdf.PageCopyWarning)
-            if at == len(booklet.pages):
-                booklet.pages.extend(source.pages)
-            else:
-                for n, page in enumerate(source.pages):
-                    booklet.pages.insert(at + n, page)
-        copies = {page.objgen: booklet.pages[at + n].obj for n, page in enumerate(source.pages)}
-        self.tree.add(source, at, piece.title, first=at == 0)
-        return source, piece, copies
+    def _write(self, data: bytes) -> None:
+        self.handle.write(data)
+        self.digest.update(data)
+        self.offset += len(data)
 
-    def finish(self, front: Piece, parts: list[Part], stamps: Stamps, config: dict) -> tuple[bytes, int]:
-        """The booklet's bytes and page count, with the front matter put before the parts, once the parts know
-        their first pages: the blank pages before the parts that have one, the bookmarks, the stamps, the links."""
-        booklet = self.booklet
-        if len(self.added) != len(parts):
-            raise RenderError("the booklet was joined without some of its parts")
-        self.added.insert(0, self._copy(front, 0, at=0))
-        first_pages = {id(piece): next(iter(copies.values())) for _, piece, copies in self.added}
-        for part, (_, piece, _copies) in zip(parts, self.added[1:]):
-            if part.blank_before:
-                box = booklet.pages[part.start - 2].mediabox  # as large as the page before it
-                blank = Dictionary(Type=Name.Page, MediaBox=box, Contents=booklet.make_stream(b""), Resources={})
-                booklet.pages.insert(part.start - 2, pikepdf.Page(booklet.make_indirect(blank)))
-            if booklet.pages[part.start - 1].objgen != first_pages[id(piece)].objgen:
-                raise RenderError(f"{part.label} does not start on page {part.start}, as its contents line says")
-        self.tree.finish()
-        where = {page.objgen: index for index, page in enumerate(booklet.pages)}
-        outline: list[OutlineItem] = []
-        for source, piece, copies in self.added:
-            at = {objgen: where[copy.objgen] for objgen, copy in copies.items()}
-            first = where[first_pages[id(piece)].objgen]
-            with source.open_outline() as own:
-                items = [_copy_item(item, at, first) for item in own.root]
-            if piece.label is None:
-                outline += items
-            else:
-                top = OutlineItem(piece.label, first, "Fit")
-                top.children.extend(items)
-                outline.append(top)
-        with booklet.open_outline() as booklet_outline:
-            booklet_outline.root.extend(outline)
-        _stamp(booklet, stamps)
-        _link_contents(booklet, parts)
-        _metadata(booklet, config, parts)
-        out = io.BytesIO()
-        booklet.save(
-            out,
-            object_stream_mode=pikepdf.ObjectStreamMode.generate,
-            compress_streams=True,
-            deterministic_id=True,
-            min_version="1.7",
+    def object(self, number: int, body: bytes) -> None:
+        """A loose object (no stream), packed into the next object stream."""
+        self.loose.append((number, body))
+        if len(self.loose) >= PACK:
+            self.pack()
+
+    def stream(self, number: int, head: bytes, data: bytes) -> None:
+        """A stream object: `head` its dictionary without /Length, `data` its bytes as they are filtered."""
+        self.where[number] = (1, self.offset, 0)
+        self._write(b"%d 0 obj\n%s /Length %d >>\nstream\n" % (number, head[:-2].rstrip(), len(data)))
+        self._write(data)
+        self._write(b"\nendstream\nendobj\n")
+
+    def compressed(self, number: int, entries: bytes, data: bytes) -> None:
+        """A stream of ours, Flate-compressed: `entries` the dictionary's other entries."""
+        self.stream(number, b"<< %s /Filter /FlateDecode >>" % entries, zlib.compress(data))
+
+    def pack(self) -> None:
+        if not self.loose:
+            return
+        number = self.number()
+        offsets, bodies, at = [], [], 0
+        for index, (member, body) in enumerate(self.loose):
+            self.where[member] = (2, number, index)
+            offsets.append(b"%d %d" % (member, at))
+            bodies.append(body)
+            at += len(body) + 1
+        head = b" ".join(offsets) + b"\n"
+        data = head + b"\n".join(bodies)
+        self.compressed(number, b"/Type /ObjStm /N %d /First %d" % (len(self.loose), len(head)), data)
+        self.loose = []
+
+    def close(self, root: int, info: int) -> None:
+        """The cross-reference stream (rows PNG-Up predicted, as qpdf writes them: the columns change slowly) and
+        the trailer."""
+        self.pack()
+        number = self.number()
+        self.where[number] = (1, self.offset, 0)
+        ident = self.digest.hexdigest().encode()
+        rows, previous = [], bytes(sum(_WIDTHS))
+        for n in range(number + 1):
+            kind, first, second = self.where.get(n, (0, 0, 65535 if n == 0 else 0))
+            row = bytes([kind]) + first.to_bytes(_WIDTHS[1], "big") + second.to_bytes(_WIDTHS[2], "big")
+            rows.append(b"\x02" + bytes((a - b) & 0xFF for a, b in zip(row, previous)))
+            previous = row
+        data = zlib.compress(b"".join(rows))
+        at = self.offset
+        self._write(
+            b"%d 0 obj\n<< /DecodeParms << /Columns %d /Predictor 12 >> /Filter /FlateDecode /ID [ <%s> <%s> ] "
+            b"/Info %d 0 R /Length %d /Root %d 0 R /Size %d /Type /XRef /W [ %d %d %d ] >>\nstream\n"
+            % (number, sum(_WIDTHS), ident, ident, info, len(data), root, number + 1, *_WIDTHS)
         )
-        pages = len(booklet.pages)
-        for source in self.sources:
-            source.close()
-        return out.getvalue(), pages
+        self._write(data + b"\nendstream\nendobj\nstartxref\n%d\n%%%%EOF\n" % at)
+        self.handle.flush()
 
 
-class _Tree:
-    """Collects the pieces' structure trees as they are added, their ParentTree keys offset so that they stay unique
-    (a piece's keys follow those added before it, whatever its pages' place); finish() hangs the tree on the
-    catalog."""
+class _Copy:
+    """One source PDF's objects copied into the booklet: numbered as they are first referred to and written once
+    reached. `fixed` maps source objects to booklet objects that stand for them (the part's page tree root to the
+    booklet's); `kept` are copied by the join itself (the pages, written at the end)."""
 
-    def __init__(self, booklet: Pdf):
-        self.booklet = booklet
-        self.root = booklet.make_indirect(Dictionary(Type=Name.StructTreeRoot))
-        self.document = booklet.make_indirect(Dictionary(Type=Name.StructElem, S=Name.Document, P=self.root))
-        self.parts: list = []  # the Part elements, in reading order
-        self.nums: list = []  # the booklet's ParentTree
+    def __init__(self, out: _File, source: Pdf, fixed: dict, kept: set, prefix: bytes, rewrite=None):
+        self.out, self.source, self.prefix, self.rewrite = out, source, prefix, rewrite
+        self.numbers: dict[tuple[int, int], int] = dict(fixed)
+        self.kept = kept
+        self.queue: deque = deque()
+
+    def number(self, objgen: tuple[int, int]) -> int:
+        number = self.numbers.get(objgen)
+        if number is None:
+            number = self.numbers[objgen] = self.out.number()
+            if objgen not in self.kept:
+                self.queue.append(objgen)
+        return number
+
+    def _renumbered(self, match: re.Match) -> bytes:
+        if match.group(1) is None:
+            return match.group(0)  # a string
+        return b"%d 0 R" % self.number((int(match.group(1)), int(match.group(2))))
+
+    def bytes(self, obj: pikepdf.Object) -> bytes:
+        """An object's text with its references in the booklet's numbering (the objects they name queued); an
+        indirect object is a reference to it."""
+        return _TOKEN.sub(self._renumbered, obj.unparse())
+
+    def run(self) -> None:
+        """Write every queued object and all it refers to."""
+        out, queue = self.out, self.queue
+        while queue:
+            objgen = queue.popleft()
+            obj = self.source.get_object(objgen)
+            number = self.numbers[objgen]
+            if isinstance(obj, pikepdf.Stream):
+                head = Dictionary(obj.stream_dict)
+                del head["/Length"]
+                out.stream(number, _TOKEN.sub(self._renumbered, head.unparse()), obj.read_raw_bytes())
+                continue
+            body = _TOKEN.sub(self._renumbered, obj.unparse(resolved=True))
+            if body.endswith(b"/Type /StructElem >>") and (b"/ID (" in body or b"/Headers [" in body):
+                body = _IDS.sub(lambda m: _CELL_ID.sub(lambda c: b"(" + self.prefix + c.group(1) + b")", m[0]), body)
+            if self.rewrite:
+                body = self.rewrite(body)
+            out.object(number, body)
+
+
+@dataclass
+class _Page:
+    """A booklet page as the join keeps it until the end: its number, its own entries (references already in the
+    booklet's numbering), its content streams, its resources and its ParentTree key."""
+
+    number: int
+    entries: bytes
+    contents: list[int]
+    resources: _Resources
+    box: bytes  # its MediaBox, also a stamp's bounding box
+    struct_parents: int | None
+
+
+@dataclass
+class _Resources:
+    """A resource dictionary of a piece, written at the end with the stamps of the pages that use it."""
+
+    number: int
+    entries: bytes  # every entry but /XObject
+    xobjects: bytes  # the /XObject dictionary's entries
+    stamps: list[tuple[bytes, int]] = field(default_factory=list)  # (name, form) of the pages that use it
+
+
+@dataclass
+class _Mark:
+    """A bookmark: its title's text, its destination, whether it opens closed, and its children."""
+
+    title: bytes
+    dest: bytes
+    closed: bool = False
+    children: list[_Mark] = field(default_factory=list)
+
+
+@dataclass
+class _Added:
+    piece: Piece
+    pages: list[_Page]
+    marks: list[_Mark]
+    elements: list[int]  # its Part elements
+
+
+class Joiner:
+    """The booklet, joined as its pieces come and written to `handle`: add() copies each part, in the booklet's
+    order, as soon as it is there, while the others still render and the front matter is laid out elsewhere;
+    finish() copies the front matter, and writes the pages in their order (with the blank left-hand pages where
+    the page numbering put them, the running heads and the contents' links), the bookmarks and the structure
+    tree."""
+
+    def __init__(self, handle: BinaryIO):
+        self.out = _File(handle)
+        self.pages_root = self.out.number()
+        self.document = self.out.number()  # the structure tree's Document element
+        self.added: list[_Added] = []
+        self.nums: list[tuple[int, int]] = []  # the booklet's ParentTree: (key, its array's object)
         self.next_key = 0
 
-    def add(self, source: Pdf, at: int, title: str, first: bool) -> None:
-        """Copy the tree of `source`, whose pages were put in from page index `at`; its Part element goes before
-        the others if `first`, else after them."""
-        booklet = self.booklet
-        tree = source.Root.StructTreeRoot
-        kids = tree.K if isinstance(tree.K, Array) else [tree.K]
-        parts = []
-        for kid in kids:
-            part = booklet.copy_foreign(kid)  # and every element under it, their pages the booklet's copies
-            part.S, part.T, part.P = Name.Part, String(title), self.document
-            parts.append(part)
-        self.parts = parts + self.parts if first else self.parts + parts
-        parent_tree = tree.get("/ParentTree")
-        if parent_tree is None or not parent_tree.is_indirect or "/Kids" in parent_tree or "/Nums" not in parent_tree:
-            raise RenderError("a part's ParentTree is not a flat number tree of its own")
-        # copied whole by qpdf (its values are the elements just copied), its keys offset: one per page and link
-        nums, offset, top = booklet.copy_foreign(parent_tree).Nums, self.next_key, -1
-        for i in range(0, len(nums), 2):
-            key = int(nums[i])
-            top = max(top, key)
-            self.nums += [key + offset, nums[i + 1]]
-        for page in booklet.pages[at : at + len(source.pages)]:
-            if "/StructParents" in page.obj:
-                page.obj.StructParents = int(page.obj.StructParents) + offset
-            for annot in page.obj.get("/Annots", []):
-                if "/StructParent" in annot:
-                    annot.StructParent = int(annot.StructParent) + offset
-        self.next_key = offset + top + 1
+    def add(self, piece: Piece) -> None:
+        """Copy a part and keep what its pages, bookmarks and structure need at the end. Parts come in the booklet's
+        order: objects are numbered as they are copied, so any other order would give the same booklet other bytes."""
+        self.added.append(self._copy(piece, len(self.added) + 1))
 
-    def finish(self) -> None:
-        booklet = self.booklet
-        self.document.K = Array(self.parts)
-        self.root.K = Array([self.document])
-        self.root.ParentTree = booklet.make_indirect(Dictionary(Nums=Array(self.nums)))
-        self.root.ParentTreeNextKey = self.next_key
-        booklet.Root.StructTreeRoot = self.root
-        booklet.Root.MarkInfo = Dictionary(Marked=True)
-        booklet.Root.ViewerPreferences = Dictionary(DisplayDocTitle=True)
-        booklet.Root.Lang = String("en")
+    def _copy(self, piece: Piece, index: int, links: dict | None = None) -> _Added:
+        """Copy the piece; `index` (0 the front matter, then the parts) makes its table header ids unique in the
+        booklet; `links` maps a contents line's destination (toc-N) to the first page of part N."""
+        source = Pdf.open(io.BytesIO(piece.pdf))
+        try:
+            tree = source.Root.StructTreeRoot
+            pages = [page.obj for page in source.pages]
+            # the part's page tree stands for the booklet's, its StructTreeRoot for the booklet's Document element
+            fixed = {source.Root.Pages.objgen: self.pages_root, tree.objgen: self.document}
+            rewrite = None
+            if links is not None:  # the contents lines' links, pointed at their chapters' first pages
 
+                def rewrite(body: bytes) -> bytes:
+                    if b"/Dest (toc-" not in body:
+                        return body
+                    return _TOC_DEST.sub(lambda m: b"/Dest [ %d 0 R /Fit ]" % links[int(m[1])][0], body)
 
-def _unique_ids(data: bytes, prefix: bytes) -> bytes:
-    """The part's bytes with its table header ids prefixed, so that they are unique across the booklet.
+            copy = _Copy(self.out, source, fixed, {page.objgen for page in pages}, b"p%d-" % index, rewrite)
+            offset = self.next_key
+            kids = tree.K if isinstance(tree.K, Array) else [tree.K]
+            elements = []
+            for kid in kids:
+                kid.S, kid.T = Name.Part, String(piece.title)  # its /P is the StructTreeRoot: the Document
+                elements.append(copy.number(kid.objgen))
+            resources: dict = {}
+            kept = []
+            for page in pages:
+                for annot in page.get("/Annots", []):
+                    if "/StructParent" in annot:
+                        annot.StructParent = int(annot.StructParent) + offset
+                    if links is not None:
+                        dest = annot.get("/Dest")
+                        if isinstance(dest, String) and str(dest).startswith("toc-"):
+                            annot.Contents = String(links[int(str(dest)[4:])][1])
+                kept.append(self._page(copy, page, resources, offset))
+            parent_tree = tree.get("/ParentTree")
+            if parent_tree is None or "/Kids" in parent_tree or "/Nums" not in parent_tree:
+                raise RenderError("a part's ParentTree is not a flat number tree of its own")
+            nums, top = parent_tree.Nums, -1
+            for i in range(0, len(nums), 2):
+                key, value = int(nums[i]), nums[i + 1]
+                top = max(top, key)
+                if value.is_indirect:
+                    self.nums.append((key + offset, copy.number(value.objgen)))
+                else:  # an array of its own: an object of the booklet's, so the end keeps only its number
+                    number = self.out.number()
+                    self.out.object(number, copy.bytes(value))
+                    self.nums.append((key + offset, number))
+            self.next_key = offset + top + 1
+            copy.run()
+            marks = _marks(source, copy, {page.objgen for page in pages}, kept[0].number)
+            copy.run()
+            return _Added(piece, kept, marks, elements)
+        finally:
+            source.close()
 
-    The ids are changed where they are written, in the structure elements (the objects the xref table says start
-    with <</Type /StructElem: a part is written without object streams), and the xref table is written again with
-    every object's offset moved by what was inserted before it."""
-    start = int(data[data.rindex(b"startxref") + 9 :].split()[0])
-    table = data[start:]
-    if not table.startswith(b"xref"):
-        raise RenderError("a part's cross-reference table is not where its trailer says")
-    first, count = table.split(b"\n", 2)[1].split()
-    entries = _XREF_ENTRY.findall(table)[: int(count)]
-    offsets = sorted(int(offset) for offset, _, kind in entries if kind == b"n")
-    out, last, inserted = [], 0, []  # inserted: (where in the old bytes, how many bytes were added there)
-    for match in _IDS.finditer(data, 0, start):
-        at = bisect.bisect_right(offsets, match.start()) - 1
-        if at < 0 or not _ELEMENT.match(data, offsets[at]):
-            continue  # not in a structure element (the bytes of a compressed stream, say)
-        new = _CELL_ID.sub(lambda m: b"(" + prefix + m.group(1) + b")", match.group(0))
-        out += [data[last : match.start()], new]
-        last = match.end()
-        inserted.append((match.start(), len(new) - len(match.group(0))))
-    if not inserted:
-        return data
-    out.append(data[last:start])
-    body = b"".join(out)
-    positions = [where for where, _ in inserted]
-    growth = list(accumulate((grown for _, grown in inserted), initial=0))
-    lines = [b"xref", first + b" " + count]
-    for offset, generation, kind in entries:
-        offset = int(offset)
-        if kind == b"n":
-            offset += growth[bisect.bisect_left(positions, offset)]
-        lines.append(b"%010d %s %s " % (offset, generation, kind))
-    trailer = table[table.index(b"trailer") : table.rindex(b"startxref")]
-    return body + b"\n".join(lines) + b"\n" + trailer + b"startxref\n%d\n%%%%EOF\n" % len(body)
+    def _page(self, copy: _Copy, page: Dictionary, resources: dict, offset: int) -> _Page:
+        number = copy.number(page.objgen)
+        res = page.get("/Resources", Dictionary())
+        key = res.objgen if res.is_indirect else page.objgen  # shared by the pages that share it, else the page's
+        if key not in resources:
+            entries = Dictionary(res)
+            xobjects = Dictionary(entries.get("/XObject", Dictionary()))
+            if "/XObject" in entries:
+                del entries["/XObject"]
+            resources[key] = _Resources(self.out.number(), _inner(copy.bytes(entries)), _inner(copy.bytes(xobjects)))
+        contents = page.get("/Contents", Array())
+        streams = [copy.number(c.objgen) for c in (contents if isinstance(contents, Array) else [contents])]
+        own = Dictionary(page)
+        for name in ("/Parent", "/Resources", "/Contents", "/StructParents", "/Type", "/MediaBox"):
+            if name in own:
+                del own[name]
+        struct_parents = int(page.StructParents) + offset if "/StructParents" in page else None
+        box = copy.bytes(pikepdf.Page(page).mediabox)
+        return _Page(number, _inner(copy.bytes(own)), streams, resources[key], box, struct_parents)
 
-
-def _copy_item(item: OutlineItem, at: dict, first: int) -> OutlineItem:
-    """A part's bookmark for the booklet, pointing at the booklet's copy of its page, with its children."""
-    dest = item.destination
-    if isinstance(dest, Array) and len(dest) >= 2 and dest[0].objgen in at:
-        numbers = [float(v) if v is not None else None for v in list(dest)[2:]]
-        kind = str(dest[1])[1:]
-        keys = {
-            "XYZ": ("left", "top", "zoom"),
-            "FitH": ("top",),
-            "FitV": ("left",),
-            "FitR": ("left", "bottom", "right", "top"),
-        }
-        where = dict(zip(keys.get(kind, ()), numbers))
-        copy = OutlineItem(str(item.title), at[dest[0].objgen], kind, **where)
-    else:  # a bookmark without a page of this part: its first page
-        copy = OutlineItem(str(item.title), first, "Fit")
-    copy.is_closed = item.is_closed
-    copy.children.extend(_copy_item(child, at, first) for child in item.children)
-    return copy
-
-
-def _stamp(booklet: Pdf, stamps: Stamps) -> None:
-    """Lay each page's running head and page number over it: a Form XObject drawn after the page's own content
-    (its graphics state saved around it), marked as an artifact, since page numbers and running heads are page
-    furniture and unmarked content on a tagged page would be neither tagged nor an artifact. Every stamp draws
-    with the stamps' sheet's resources, copied once: one font subset for all of them."""
-    if len(stamps.contents) != len(booklet.pages):
-        raise RenderError(f"the booklet has {len(booklet.pages)} pages, its running heads {len(stamps.contents)}")
-    with Pdf.open(io.BytesIO(stamps.sheet)) as sheet:
-        resources = booklet.make_indirect(booklet.copy_foreign(sheet.pages[0].obj.Resources))
-    for number, (page, content) in enumerate(zip(booklet.pages, stamps.contents)):
-        if content is None:
-            continue
-        form = booklet.make_stream(
-            content, Type=Name.XObject, Subtype=Name.Form, BBox=page.mediabox, Resources=resources
+    def finish(self, front: Piece, parts: list[Part], stamps: Stamps, config: dict) -> int:
+        """Write the rest of the booklet and its end, once the parts know their first pages: the front matter, the
+        pages in their order, the blank pages before the parts that have one, the stamps, the bookmarks, the
+        structure tree, the catalog. Returns the page count."""
+        out = self.out
+        if len(self.added) != len(parts):
+            raise RenderError("the booklet was joined without some of its parts")
+        links = {n: (added.pages[0].number, part.label) for n, (part, added) in enumerate(zip(parts, self.added))}
+        front_added = self._copy(front, 0, links)
+        pages: list[_Page | None] = list(front_added.pages)  # None: a blank left-hand page
+        for part, added in zip(parts, self.added):
+            if part.blank_before:
+                pages.append(None)
+            if len(pages) + 1 != part.start:
+                raise RenderError(f"{part.label} does not start on page {part.start}, as its contents line says")
+            pages += added.pages
+        if len(stamps.contents) != len(pages):
+            raise RenderError(f"the booklet has {len(pages)} pages, its running heads {len(stamps.contents)}")
+        sheet_resources = self._sheet(stamps.sheet)
+        opening = out.number()
+        out.compressed(opening, b"", b"q\n")
+        kids = []
+        for index, (page, content) in enumerate(zip(pages, stamps.contents)):
+            if page is None:  # as large as the page before it, and empty
+                number, empty = out.number(), out.number()
+                out.compressed(empty, b"", b"")
+                box = next(p for p in reversed(pages[:index]) if p is not None).box
+                out.object(
+                    number,
+                    b"<< /Contents %d 0 R /MediaBox %s /Parent %d 0 R /Resources << >> /Type /Page >>"
+                    % (empty, box, self.pages_root),
+                )
+                kids.append(number)
+                continue
+            streams = page.contents
+            if content is not None:
+                form, closing, name = out.number(), out.number(), b"/MusterStamp%d" % index
+                out.compressed(
+                    form,
+                    b"/BBox %s /Resources %d 0 R /Subtype /Form /Type /XObject" % (page.box, sheet_resources),
+                    content,
+                )
+                out.compressed(closing, b"", b"\nQ\n/Artifact BMC\nq " + name + b" Do Q\nEMC\n")
+                page.resources.stamps.append((name, form))
+                streams = [opening, *streams, closing]
+            parents = b" /StructParents %d" % page.struct_parents if page.struct_parents is not None else b""
+            out.object(
+                page.number,
+                b"<< %s /Contents [ %s ] /MediaBox %s /Parent %d 0 R /Resources %d 0 R%s /Type /Page >>"
+                % (
+                    page.entries,
+                    b" ".join(b"%d 0 R" % s for s in streams),
+                    page.box,
+                    self.pages_root,
+                    page.resources.number,
+                    parents,
+                ),
+            )
+            kids.append(page.number)
+        written: set[int] = set()
+        for page in pages:
+            if page is not None and page.resources.number not in written:
+                written.add(page.resources.number)
+                res = page.resources
+                stamps_named = b" ".join(b"%s %d 0 R" % pair for pair in res.stamps)
+                out.object(
+                    res.number,
+                    b"<< %s /XObject << %s %s >> >>" % (res.entries, res.xobjects, stamps_named),
+                )
+        out.object(
+            self.pages_root,
+            b"<< /Count %d /Kids [ %s ] /Type /Pages >>" % (len(kids), b" ".join(b"%d 0 R" % k for k in kids)),
         )
-        name = page.add_resource(form, Name.XObject, Name(f"/MusterStamp{number}"))  # a name of its own: same bytes
-        page.contents_add(b"q\n", prepend=True)
-        page.contents_add(b"\nQ\n/Artifact BMC\nq " + str(name).encode() + b" Do Q\nEMC\n")
+        outlines = self._outlines([front_added, *self.added])
+        structure = self._structure(front_added)
+        info = self._info(config, parts)
+        root = out.number()
+        out.object(
+            root,
+            b"<< /Lang (en) /MarkInfo << /Marked true >> /Outlines %d 0 R /Pages %d 0 R /StructTreeRoot %d 0 R "
+            b"/Type /Catalog /ViewerPreferences << /DisplayDocTitle true >> >>"
+            % (outlines, self.pages_root, structure),
+        )
+        out.close(root, info)
+        return len(kids)
+
+    def _sheet(self, sheet: bytes) -> int:
+        """The stamps' sheet's resources, copied once for every stamp: one font subset for all of them."""
+        source = Pdf.open(io.BytesIO(sheet))
+        try:
+            copy = _Copy(self.out, source, {}, set(), b"")
+            resources = source.pages[0].obj.Resources
+            if resources.is_indirect:
+                number = copy.number(resources.objgen)
+            else:
+                number = self.out.number()
+                self.out.object(number, copy.bytes(resources))
+            copy.run()
+            return number
+        finally:
+            source.close()
+
+    def _outlines(self, added: list[_Added]) -> int:
+        """The bookmarks: the front matter's own at the top level, then one per part (at its first page, open) with
+        the part's own under it."""
+        top: list[_Mark] = list(added[0].marks)
+        for piece in added[1:]:
+            label = pikepdf.String(piece.piece.label or piece.piece.title).unparse()
+            top.append(_Mark(label, b"[ %d 0 R /Fit ]" % piece.pages[0].number, False, piece.marks))
+        root = self.out.number()
+        first, last = self._write_marks(top, root)
+        self.out.object(
+            root, b"<< /Count %d /First %d 0 R /Last %d 0 R /Type /Outlines >>" % (_visible(top), first, last)
+        )
+        return root
+
+    def _write_marks(self, marks: list[_Mark], parent: int) -> tuple[int, int]:
+        numbers = [self.out.number() for _ in marks]
+        for n, (mark, number) in enumerate(zip(marks, numbers)):
+            entries = [b"/Title %s /Parent %d 0 R /Dest %s" % (mark.title, parent, mark.dest)]
+            if n:
+                entries.append(b"/Prev %d 0 R" % numbers[n - 1])
+            if n + 1 < len(numbers):
+                entries.append(b"/Next %d 0 R" % numbers[n + 1])
+            if mark.children:
+                first, last = self._write_marks(mark.children, number)
+                count = _visible(mark.children)
+                entries.append(
+                    b"/First %d 0 R /Last %d 0 R /Count %d" % (first, last, -count if mark.closed else count)
+                )
+            self.out.object(number, b"<< " + b" ".join(entries) + b" >>")
+        return numbers[0], numbers[-1]
+
+    def _structure(self, front: _Added) -> int:
+        """The structure tree: the Document element, the front matter's Part first, and the ParentTree."""
+        out = self.out
+        root, parent_tree = out.number(), out.number()
+        elements = [*front.elements, *(e for added in self.added for e in added.elements)]
+        out.object(
+            self.document,
+            b"<< /K [ %s ] /P %d 0 R /S /Document /Type /StructElem >>"
+            % (b" ".join(b"%d 0 R" % e for e in elements), root),
+        )
+        out.object(parent_tree, b"<< /Nums [ %s ] >>" % b" ".join(b"%d %d 0 R" % pair for pair in self.nums))
+        out.object(
+            root,
+            b"<< /K [ %d 0 R ] /ParentTree %d 0 R /ParentTreeNextKey %d /Type /StructTreeRoot >>"
+            % (self.document, parent_tree, self.next_key),
+        )
+        return root
+
+    def _info(self, config: dict, parts: list[Part]) -> int:
+        chapters = len([p for p in parts if p.kind == CHAPTER])
+        who = ", ".join(v for v in (config["club"], config["season"]) if v)
+        info = {
+            "Title": String(config["title"]),
+            "Subject": String(f"{who + ': ' if who else ''}{chapters} scenario{'s' if chapters != 1 else ''}"),
+            "Creator": String(f"Muster {__version__}"),
+            "Producer": String(f"Muster {__version__}"),
+        }
+        if config.get("author") or config["club"]:
+            info["Author"] = String(config.get("author") or config["club"])
+        number = self.out.number()
+        self.out.object(number, Dictionary(**info).unparse())
+        return number
 
 
-def _link_contents(booklet: Pdf, parts: list[Part]) -> None:
-    """Point each contents line at its chapter: the front matter was rendered apart, so WeasyPrint's links (to the
-    contents lines themselves, named toc-N) are retargeted. They are kept, not replaced, because the structure
-    tree's Link elements refer to them."""
-    for page in booklet.pages:
-        for annot in page.obj.get("/Annots", []):
-            dest = annot.get("/Dest")
-            if isinstance(dest, String) and str(dest).startswith("toc-"):
-                part = parts[int(str(dest).rsplit("-", 1)[1])]
-                annot.Dest = Array([booklet.pages[part.start - 1].obj, Name.Fit])
-                annot.Contents = String(part.label)
+def _inner(text: bytes) -> bytes:
+    """A dictionary's entries: its text without the << >> around them."""
+    return text.strip()[2:-2].strip()
 
 
-def _metadata(booklet: Pdf, config: dict, parts: list[Part]) -> None:
-    chapters = len([p for p in parts if p.kind == CHAPTER])
-    who = ", ".join(v for v in (config["club"], config["season"]) if v)
-    info = {
-        "Title": String(config["title"]),
-        "Subject": String(f"{who + ': ' if who else ''}{chapters} scenario{'s' if chapters != 1 else ''}"),
-        "Creator": String(f"Muster {__version__}"),
-        "Producer": String(f"Muster {__version__}"),
-    }
-    if config.get("author") or config["club"]:
-        info["Author"] = String(config.get("author") or config["club"])
-    booklet.docinfo = booklet.make_indirect(Dictionary(**info))
+def _visible(marks: list[_Mark]) -> int:
+    """How many bookmarks a list shows: each one, and the children of those that open."""
+    return sum(1 + (0 if mark.closed else _visible(mark.children)) for mark in marks)
+
+
+def _marks(source: Pdf, copy: _Copy, pages: set, first: int) -> list[_Mark]:
+    """A piece's bookmarks, their destinations on the booklet's copies of its pages (a bookmark with none: the
+    piece's first page)."""
+    outlines = source.Root.get("/Outlines")
+    if outlines is None:
+        return []
+
+    def walk(item) -> list[_Mark]:
+        marks = []
+        seen = set()
+        while item is not None and item.objgen not in seen:
+            seen.add(item.objgen)
+            dest = item.get("/Dest")
+            if isinstance(dest, Array) and len(dest) >= 2 and dest[0].objgen in pages:
+                where = copy.bytes(dest)
+            else:
+                where = b"[ %d 0 R /Fit ]" % first
+            mark = _Mark(item.get("/Title", String("")).unparse(), where, int(item.get("/Count", 0)) < 0)
+            mark.children = walk(item.get("/First"))
+            marks.append(mark)
+            item = item.get("/Next")
+        return marks
+
+    return walk(outlines.get("/First"))
