@@ -20,7 +20,6 @@ import hashlib
 import io
 import re
 import zlib
-from collections import deque
 from dataclasses import dataclass, field
 from typing import BinaryIO
 
@@ -42,6 +41,9 @@ _TOKEN = re.compile(rb"\((?:[^()\\]|\\.)*\)|(?<![\w.])(\d+) (\d+) R\b", re.S)
 _IDS = re.compile(rb"/ID \(\d+-\d+-\d+\)|/Headers \[[^\]]*\]")
 _CELL_ID = re.compile(rb"\((\d+-\d+-\d+)\)")
 _TOC_DEST = re.compile(rb"/Dest \(toc-(\d+)\)")
+_HEAD = re.compile(rb"(\d+) 0 obj\b")
+_STREAM = re.compile(rb">>\s*stream\r?\n")
+_LENGTH = re.compile(rb"/Length (\d+)\b(?! \d+ R)")
 PACK = 100  # loose objects to an object stream: qpdf packs 100 too
 _WIDTHS = (1, 4, 2)  # the cross-reference stream's fields: type, offset or object stream, generation or index
 
@@ -84,15 +86,16 @@ class _File:
             self.pack()
 
     def stream(self, number: int, head: bytes, data: bytes) -> None:
-        """A stream object: `head` its dictionary without /Length, `data` its bytes as they are filtered."""
+        """A stream object: `head` its dictionary (its /Length that of `data`), `data` its bytes as filtered."""
         self.where[number] = (1, self.offset, 0)
-        self._write(b"%d 0 obj\n%s /Length %d >>\nstream\n" % (number, head[:-2].rstrip(), len(data)))
+        self._write(b"%d 0 obj\n%s\nstream\n" % (number, head))
         self._write(data)
         self._write(b"\nendstream\nendobj\n")
 
     def compressed(self, number: int, entries: bytes, data: bytes) -> None:
         """A stream of ours, Flate-compressed: `entries` the dictionary's other entries."""
-        self.stream(number, b"<< %s /Filter /FlateDecode >>" % entries, zlib.compress(data))
+        data = zlib.compress(data)
+        self.stream(number, b"<< %s /Filter /FlateDecode /Length %d >>" % (entries, len(data)), data)
 
     def pack(self) -> None:
         if not self.loose:
@@ -134,52 +137,91 @@ class _File:
 
 
 class _Copy:
-    """One source PDF's objects copied into the booklet: numbered as they are first referred to and written once
-    reached. `fixed` maps source objects to booklet objects that stand for them (the part's page tree root to the
-    booklet's); `kept` are copied by the join itself (the pages, written at the end)."""
+    """One piece's objects copied into the booklet, each as its own bytes: pieces are PDF 1.4 as WeasyPrint writes
+    them (PART_PDF_VERSION: a cross-reference table, every object in the open), so copying one is reading its
+    place from the table and renumbering its references (qpdf parsing every object and writing it again was three
+    times the time). Object n of the piece is object `base` + n of the booklet, but for those `fixed` maps to an
+    object of the booklet's that stands for them (the piece's page tree root for the booklet's). The piece itself,
+    opened with pikepdf, says which objects are whose (pages, resources, structure tree, bookmarks)."""
 
-    def __init__(self, out: _File, source: Pdf, fixed: dict, kept: set, prefix: bytes, rewrite=None):
-        self.out, self.source, self.prefix, self.rewrite = out, source, prefix, rewrite
-        self.numbers: dict[tuple[int, int], int] = dict(fixed)
-        self.kept = kept
-        self.queue: deque = deque()
+    def __init__(self, out: _File, data: bytes, source: Pdf, fixed: dict[int, int]):
+        self.out, self.data, self.source, self.fixed = out, data, source, fixed
+        self.places = _places(data)
+        self.base = out.last
+        out.last += max(self.places, default=0)
 
     def number(self, objgen: tuple[int, int]) -> int:
-        number = self.numbers.get(objgen)
-        if number is None:
-            number = self.numbers[objgen] = self.out.number()
-            if objgen not in self.kept:
-                self.queue.append(objgen)
-        return number
+        return self.fixed.get(objgen[0]) or self.base + objgen[0]
 
     def _renumbered(self, match: re.Match) -> bytes:
         if match.group(1) is None:
             return match.group(0)  # a string
-        return b"%d 0 R" % self.number((int(match.group(1)), int(match.group(2))))
+        number = int(match.group(1))
+        return b"%d 0 R" % (self.fixed.get(number) or self.base + number)
 
     def bytes(self, obj: pikepdf.Object) -> bytes:
-        """An object's text with its references in the booklet's numbering (the objects they name queued); an
-        indirect object is a reference to it."""
+        """An object's text in the booklet's numbering (an indirect object: a reference to it)."""
         return _TOKEN.sub(self._renumbered, obj.unparse())
 
-    def run(self) -> None:
-        """Write every queued object and all it refers to."""
-        out, queue = self.out, self.queue
-        while queue:
-            objgen = queue.popleft()
-            obj = self.source.get_object(objgen)
-            number = self.numbers[objgen]
-            if isinstance(obj, pikepdf.Stream):
-                head = Dictionary(obj.stream_dict)
-                del head["/Length"]
-                out.stream(number, _TOKEN.sub(self._renumbered, head.unparse()), obj.read_raw_bytes())
+    def write(self, skip: set[int], changed: dict[int, pikepdf.Object], prefix: bytes, rewrite=None) -> None:
+        """Write every object of the piece but those in `skip` (the join writes or drops them), those in `changed`
+        as pikepdf has them now; table header ids get the piece's `prefix`, and `rewrite` may change any loose
+        object's bytes last."""
+        out, data, renumbered = self.out, self.data, self._renumbered
+        for number, (start, end) in sorted(self.places.items()):
+            if number in skip:
                 continue
-            body = _TOKEN.sub(self._renumbered, obj.unparse(resolved=True))
-            if body.endswith(b"/Type /StructElem >>") and (b"/ID (" in body or b"/Headers [" in body):
-                body = _IDS.sub(lambda m: _CELL_ID.sub(lambda c: b"(" + self.prefix + c.group(1) + b")", m[0]), body)
-            if self.rewrite:
-                body = self.rewrite(body)
-            out.object(number, body)
+            if number in changed:
+                body = _TOKEN.sub(renumbered, changed[number].unparse(resolved=True))
+            else:
+                body = data[start:end]
+                opened = _STREAM.search(body) if body.rstrip().endswith(b"endstream") else None
+                if opened:  # a stream: its dictionary renumbered, its data as it is (its /Length stays true)
+                    length = _LENGTH.search(body, 0, opened.start() + 2)
+                    if length is None:
+                        raise RenderError("a part's stream has no length of its own")
+                    end_of_data = opened.end() + int(length[1])
+                    out.stream(
+                        self.base + number,
+                        _TOKEN.sub(renumbered, body[: opened.start() + 2]),
+                        body[opened.end() : end_of_data],
+                    )
+                    continue
+                body = _TOKEN.sub(renumbered, body.strip())
+            if b"/StructElem" in body and (b"/ID (" in body or b"/Headers [" in body):
+                body = _IDS.sub(lambda m: _CELL_ID.sub(lambda c: b"(" + prefix + c[1] + b")", m[0]), body)
+            if rewrite:
+                body = rewrite(body)
+            out.object(self.base + number, body)
+
+
+def _places(data: bytes) -> dict[int, tuple[int, int]]:
+    """Where each object's body is in a PDF 1.4's bytes (between "n 0 obj" and "endobj"), from its cross-reference
+    table."""
+    try:
+        start = int(data[data.rindex(b"startxref") + 9 :].split()[0])
+        if not data.startswith(b"xref", start):
+            raise ValueError
+        offsets, number = {}, 0
+        for line in data[start : data.index(b"trailer", start)].splitlines()[1:]:
+            fields = line.split()
+            if len(fields) == 2:  # a subsection: its first object's number and its count
+                number = int(fields[0])
+            elif len(fields) == 3:
+                if fields[2] == b"n":
+                    offsets[number] = int(fields[0])
+                number += 1
+        ends = sorted(offsets.values()) + [start]
+        following = dict(zip(ends, ends[1:]))
+        places = {}
+        for number, offset in offsets.items():
+            head = _HEAD.match(data, offset)
+            if head is None or int(head[1]) != number:
+                raise ValueError
+            places[number] = (head.end(), data.rindex(b"endobj", head.end(), following[offset]))
+        return places
+    except ValueError:
+        raise RenderError("a part is not a PDF 1.4 whose cross-reference table says where its objects are") from None
 
 
 @dataclass
@@ -245,39 +287,34 @@ class Joiner:
 
     def _copy(self, piece: Piece, index: int, links: dict | None = None) -> _Added:
         """Copy the piece; `index` (0 the front matter, then the parts) makes its table header ids unique in the
-        booklet; `links` maps a contents line's destination (toc-N) to the first page of part N."""
+        booklet; `links` maps a contents line's destination (toc-N) to the first page of part N and its label."""
         source = Pdf.open(io.BytesIO(piece.pdf))
         try:
             tree = source.Root.StructTreeRoot
             pages = [page.obj for page in source.pages]
-            # the part's page tree stands for the booklet's, its StructTreeRoot for the booklet's Document element
-            fixed = {source.Root.Pages.objgen: self.pages_root, tree.objgen: self.document}
-            rewrite = None
-            if links is not None:  # the contents lines' links, pointed at their chapters' first pages
-
-                def rewrite(body: bytes) -> bytes:
-                    if b"/Dest (toc-" not in body:
-                        return body
-                    return _TOC_DEST.sub(lambda m: b"/Dest [ %d 0 R /Fit ]" % links[int(m[1])][0], body)
-
-            copy = _Copy(self.out, source, fixed, {page.objgen for page in pages}, b"p%d-" % index, rewrite)
+            # the piece's page tree stands for the booklet's, its StructTreeRoot for the booklet's Document element
+            copy = _Copy(
+                self.out, piece.pdf, source, {_number(source.Root.Pages): self.pages_root, _number(tree): self.document}
+            )
+            skip = _document_objects(source) | {_number(page) for page in pages}  # pages: written at the end
+            changed: dict[int, pikepdf.Object] = {}
             offset = self.next_key
             kids = tree.K if isinstance(tree.K, Array) else [tree.K]
-            elements = []
             for kid in kids:
                 kid.S, kid.T = Name.Part, String(piece.title)  # its /P is the StructTreeRoot: the Document
-                elements.append(copy.number(kid.objgen))
+                changed[_number(kid)] = kid
             resources: dict = {}
             kept = []
             for page in pages:
                 for annot in page.get("/Annots", []):
                     if "/StructParent" in annot:
                         annot.StructParent = int(annot.StructParent) + offset
-                    if links is not None:
-                        dest = annot.get("/Dest")
-                        if isinstance(dest, String) and str(dest).startswith("toc-"):
-                            annot.Contents = String(links[int(str(dest)[4:])][1])
-                kept.append(self._page(copy, page, resources, offset))
+                        changed[_number(annot)] = annot
+                    dest = annot.get("/Dest")
+                    if links is not None and isinstance(dest, String) and str(dest).startswith("toc-"):
+                        annot.Contents = String(links[int(str(dest)[4:])][1])
+                        changed[_number(annot)] = annot
+                kept.append(self._page(copy, page, resources, offset, skip))
             parent_tree = tree.get("/ParentTree")
             if parent_tree is None or "/Kids" in parent_tree or "/Nums" not in parent_tree:
                 raise RenderError("a part's ParentTree is not a flat number tree of its own")
@@ -292,23 +329,35 @@ class Joiner:
                     self.out.object(number, copy.bytes(value))
                     self.nums.append((key + offset, number))
             self.next_key = offset + top + 1
-            copy.run()
+            rewrite = None
+            if links is not None:  # the contents lines' links, pointed at their chapters' first pages
+
+                def rewrite(body: bytes) -> bytes:
+                    if b"/Dest (toc-" not in body:
+                        return body
+                    return _TOC_DEST.sub(lambda m: b"/Dest [ %d 0 R /Fit ]" % links[int(m[1])][0], body)
+
+            copy.write(skip, changed, b"p%d-" % index, rewrite)
             marks = _marks(source, copy, {page.objgen for page in pages}, kept[0].number)
-            copy.run()
-            return _Added(piece, kept, marks, elements)
+            return _Added(piece, kept, marks, [copy.number(kid.objgen) for kid in kids])
         finally:
             source.close()
 
-    def _page(self, copy: _Copy, page: Dictionary, resources: dict, offset: int) -> _Page:
-        number = copy.number(page.objgen)
+    def _page(self, copy: _Copy, page: Dictionary, resources: dict, offset: int, skip: set[int]) -> _Page:
+        """What the end needs of a page; its resources are written at the end too (with its stamp), not copied."""
         res = page.get("/Resources", Dictionary())
         key = res.objgen if res.is_indirect else page.objgen  # shared by the pages that share it, else the page's
         if key not in resources:
+            if res.is_indirect:
+                skip.add(_number(res))
+                number = copy.number(res.objgen)
+            else:
+                number = self.out.number()
             entries = Dictionary(res)
             xobjects = Dictionary(entries.get("/XObject", Dictionary()))
             if "/XObject" in entries:
                 del entries["/XObject"]
-            resources[key] = _Resources(self.out.number(), _inner(copy.bytes(entries)), _inner(copy.bytes(xobjects)))
+            resources[key] = _Resources(number, _inner(copy.bytes(entries)), _inner(copy.bytes(xobjects)))
         contents = page.get("/Contents", Array())
         streams = [copy.number(c.objgen) for c in (contents if isinstance(contents, Array) else [contents])]
         own = Dictionary(page)
@@ -317,7 +366,7 @@ class Joiner:
                 del own[name]
         struct_parents = int(page.StructParents) + offset if "/StructParents" in page else None
         box = copy.bytes(pikepdf.Page(page).mediabox)
-        return _Page(number, _inner(copy.bytes(own)), streams, resources[key], box, struct_parents)
+        return _Page(copy.number(page.objgen), _inner(copy.bytes(own)), streams, resources[key], box, struct_parents)
 
     def finish(self, front: Piece, parts: list[Part], stamps: Stamps, config: dict) -> int:
         """Write the rest of the booklet and its end, once the parts know their first pages: the front matter, the
@@ -409,14 +458,16 @@ class Joiner:
         """The stamps' sheet's resources, copied once for every stamp: one font subset for all of them."""
         source = Pdf.open(io.BytesIO(sheet))
         try:
-            copy = _Copy(self.out, source, {}, set(), b"")
-            resources = source.pages[0].obj.Resources
+            copy = _Copy(self.out, sheet, source, {})
+            page = source.pages[0].obj
+            skip = _document_objects(source) | {_number(page)} | {_number(c) for c in _streams(page)}
+            resources = page.Resources
             if resources.is_indirect:
                 number = copy.number(resources.objgen)
             else:
                 number = self.out.number()
                 self.out.object(number, copy.bytes(resources))
-            copy.run()
+            copy.write(skip, {}, b"")
             return number
         finally:
             source.close()
@@ -484,6 +535,55 @@ class Joiner:
         number = self.out.number()
         self.out.object(number, Dictionary(**info).unparse())
         return number
+
+
+def _number(obj: pikepdf.Object) -> int:
+    if not obj.is_indirect:
+        raise RenderError("a part's page, resources or structure is not an object of its own")
+    return obj.objgen[0]
+
+
+def _streams(page: Dictionary) -> list:
+    contents = page.get("/Contents", Array())
+    return list(contents) if isinstance(contents, Array) else [contents]
+
+
+def _document_objects(source: Pdf) -> set[int]:
+    """The objects of a piece that the booklet has its own of, so they are not copied: its catalog, document info,
+    page tree nodes, structure tree root and ParentTree, named destinations and bookmarks."""
+    numbers = set()
+
+    def add(obj) -> None:
+        if isinstance(obj, pikepdf.Object) and obj.is_indirect:
+            numbers.add(obj.objgen[0])
+
+    root = source.Root
+    add(root)
+    add(source.trailer.get("/Info"))
+    nodes = [root.Pages]
+    while nodes:  # the page tree's nodes (WeasyPrint's is flat: one)
+        node = nodes.pop()
+        add(node)
+        nodes += [kid for kid in node.get("/Kids", []) if kid.get("/Type") == "/Pages"]
+    tree = root.get("/StructTreeRoot")
+    if tree is not None:
+        add(tree)
+        add(tree.get("/ParentTree"))
+    names = root.get("/Names")
+    if names is not None:
+        add(names)
+        add(names.get("/Dests"))
+    outlines = root.get("/Outlines")
+    if outlines is not None:
+        add(outlines)
+        items = [outlines.get("/First")]
+        while items:
+            item = items.pop()
+            if item is None or not item.is_indirect or item.objgen[0] in numbers:
+                continue
+            add(item)
+            items += [item.get("/First"), item.get("/Next")]
+    return numbers
 
 
 def _inner(text: bytes) -> bytes:

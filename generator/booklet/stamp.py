@@ -17,10 +17,11 @@ from dataclasses import dataclass
 import pikepdf
 
 from ..build import Options
-from ..engine import html_to_pdf
+from ..engine import render_pdf
 from ..errors import RenderError
 from ..rendering import TEMPLATES, render
 from ..svg import PAPER_MM
+from .parts import PART_PDF_VERSION
 from .plan import Part
 
 PX = 25.4 / 96  # millimetres in a CSS pixel: WeasyPrint's drawing unit
@@ -71,7 +72,7 @@ def running_heads(config: dict, parts: list[Part], front_pages: int, options: Op
     ]
     height = numbers_top + (len(stamped) // COLUMNS + 1) * PITCH + GAP
     html = render("booklet/stamp.html", spans=spans, width=width, height=height, column=column)
-    sheet = html_to_pdf(html, TEMPLATES, tags=False)
+    sheet, _ = render_pdf(html, TEMPLATES, tags=False, pdf_version=PART_PDF_VERSION)  # the join copies it by its xref
     runs = _runs(sheet, spans, numbers_top, column)
     head_span = {head: 1 + i for i, head in enumerate(heads)}
     number_span = {n: 1 + len(heads) + i for i, n in enumerate(stamped)}
