@@ -351,8 +351,9 @@ def _part(title: str, sizes: list[tuple[float, float]], data: bytes | None = Non
         out = io.BytesIO()
         pdf.save(out)
         data = out.getvalue()
-    pages = len(PdfReader(io.BytesIO(data)).pages)
-    return Part(CHAPTER, f"{title}.yaml", title, title, "Fireteam Tomorrow", pdf=data, pages=pages)
+    part = Part(CHAPTER, f"{title}.yaml", title, title, "Fireteam Tomorrow")
+    part.receive(data, len(PdfReader(io.BytesIO(data)).pages))
+    return part
 
 
 def _joined(out, parts, joiner, front: bytes, stamps=None, config=None) -> int:
@@ -448,7 +449,8 @@ def test_the_join_gives_the_same_bytes_whatever_order_the_parts_arrive_in(tmp_pa
         rows = "".join(f"<tr><th scope='row'>Unit {n}.{r}</th><td>{r}</td></tr>" for r in range(3))
         html = f"<html lang='en'><body><h1>Part {n}</h1><table>{rows}</table><p>{'text ' * 200}</p></body></html>"
         data, pages = render_pdf(html, TEMPLATES, tags=True, pdf_version=PART_PDF_VERSION)
-        parts.append(Part(CHAPTER, f"s{n}.yaml", f"Part {n}", f"Part {n}", "Fireteam Tomorrow", pdf=data, pages=pages))
+        parts.append(Part(CHAPTER, f"s{n}.yaml", f"Part {n}", f"Part {n}", "Fireteam Tomorrow"))
+        parts[-1].receive(data, pages)
         (tmp_path / f"{n}.pdf").write_bytes(data)
     config = {**DEFAULT_CONFIG, "title": "Book", "club": "Club", "season": "2027"}
     front = booklet._front(config, parts, Options())  # what the booklet hands the join last, with its heads
@@ -539,3 +541,23 @@ def test_the_booklets_largest_process_stays_flat_in_its_length(tmp_path):
         peaks[count] = int(run.stdout) / 1024
         assert len(PdfReader(tmp_path / f"{count}.pdf").pages) > 4 * count
     assert peaks[18] - peaks[3] < 25, peaks  # MB
+
+
+def test_the_booklets_own_process_lets_each_part_go_once_the_join_has_it(season, tmp_path, monkeypatch):
+    """Issue 13: the booklet's process kept every part's PDF until the end (for the running heads' page sizes and
+    the cache's entry names), growing with the booklet; the children forked from it late (the front matter, the
+    running heads) inherited all of it. Each part's PDF is let go once it is written for the join, its page sizes
+    and entry name kept."""
+    import generator.booklet as booklet
+
+    monkeypatch.setenv("MUSTER_CACHE", str(tmp_path / "cache"))
+    seen = []
+    real = booklet.render_parts
+    monkeypatch.setattr(booklet, "render_parts", lambda parts, *a, **k: seen.append(parts) or real(parts, *a, **k))
+    folder, config = season
+    out = booklet.booklet([str(folder / f"{n}.yaml") for n in FILES], tmp_path / "b.pdf", str(config), jobs=2)
+    (parts,) = seen
+    assert [p.pdf for p in parts] == [b""] * len(parts)
+    assert [len(p.sizes) for p in parts] == [p.pages for p in parts] and all(p.entry for p in parts)
+    assert {p.entry for p in parts} < {f.name for f in (tmp_path / "cache").glob("*.pdf")}
+    assert len(PdfReader(out).pages) == 2 + sum(p.pages + p.blank_before for p in parts)

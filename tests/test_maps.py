@@ -801,7 +801,8 @@ def test_a_booklet_stamps_a_landscape_map_page_with_landscape_heads(built):
     pages = PdfReader(pack).pages
     turned = [page.mediabox.width > page.mediabox.height for page in pages]
     assert True in turned
-    part = Part(CHAPTER, str(pack), "The bridge", "The bridge", FIRETEAM, pdf=chapter, pages=len(turned))
+    part = Part(CHAPTER, str(pack), "The bridge", "The bridge", FIRETEAM)
+    part.receive(chapter, len(turned))
     stamps = running_heads({"title": "Club"}, [part], 1, Options())
     assert stamps.contents[0] is None  # the cover is left unstamped
     for page, content in zip(pages, stamps.contents[1:]):

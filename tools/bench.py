@@ -105,6 +105,10 @@ def load() -> str:
     return f"{one:.2f} (1 min), {five:.2f} (5 min)"
 
 
+def _median_stat(runs: list[dict], key: str) -> float:
+    return statistics.median(r["stats"].get(key, float("nan")) for r in runs)
+
+
 def make_season(folder: Path, count: int) -> list[Path]:
     """Count scenarios made from the examples, each with its own title and seed."""
     examples = sorted((ROOT / "scenarios").glob("*.yaml"))
@@ -241,7 +245,8 @@ def main() -> None:
                 print(
                     f"  {jobs} process{'es' if jobs > 1 else ''}: wall {spread(cold[jobs], 'wall')} s, "
                     f"cpu {spread(cold[jobs], 'cpu')} s, peak {med(cold[jobs], 'peak_mb'):.0f} MB (largest process), "
-                    f"outside WeasyPrint {share_text(strict)}, serial tail {statistics.median(tails):.2f} s"
+                    f"outside WeasyPrint {share_text(strict)}, serial tail {statistics.median(tails):.2f} s "
+                    f"(front matter and heads laid out after {_median_stat(cold[jobs], 'tail_front'):.2f} s)"
                 )
             size = (tmp / "booklet-2.pdf").stat().st_size / 1e6
             speedup = med(cold[1], "wall") / med(cold[2], "wall")

@@ -25,7 +25,7 @@ from ..sandbox import pipe, run_limited, start_limited
 from .cache import cache_folder, file_entry_name, prune, read_entry, store_file
 from .front import front_matter, guessed_length, number_pages
 from .join import Joiner, Piece
-from .parts import cache_entry, cache_keys, render_parts
+from .parts import cache_keys, render_parts
 from .plan import Part, plan
 from .stamp import Stamps, running_heads
 
@@ -82,6 +82,7 @@ def booklet(
         def tell(index: int | None = None) -> None:
             if index is not None:
                 (Path(folder) / f"{index}.pdf").write_bytes(parts[index].pdf)
+                parts[index].pdf = b""  # the join reads it from there: this process stays the size it was
                 arrived.append(index)
             while joining and arrived:
                 _send(send, ("part", arrived.pop(0), folder))
@@ -100,6 +101,7 @@ def booklet(
             try:
                 front = fronting.result()
                 front.stamps, stamp_seconds = stamping.result()
+                stats["tail_front"] = time.perf_counter() - tail_start  # the cover, contents and heads laid out
             finally:
                 fronting.stop()
                 stamping.stop()
@@ -127,7 +129,7 @@ def booklet(
     timing["weasyprint"] = front.seconds
     step("contents and page numbers")
     if cache:
-        kept = {cache_entry(part) for part in parts if part.key}
+        kept = {part.entry for part in parts if part.key}
         if all(part.key for part in parts):  # a part printed from other bytes than its key: nor is the booklet kept
             entry = file_entry_name(f"booklet-{whole}", out, pages)
             kept.add(entry)

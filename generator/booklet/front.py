@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-import io
-
 import markupsafe
 
 from .. import __version__
@@ -21,19 +19,7 @@ CONTENTS_LINES_PER_PAGE = 20
 def _holds(appendix: Part) -> list[str]:
     """What an appendix holds, for its contents line: the titles its own PDF bookmarks, at any depth and once
     each, less the headings of its variant sets ("<system>: With ..."), which hold those same parts."""
-    import pikepdf
-
-    titles: list[str] = []
-
-    def walk(items) -> None:
-        for item in items:
-            if not item.title.startswith(f"{appendix.system}: ") and item.title not in titles:
-                titles.append(item.title)
-            walk(item.children)
-
-    with pikepdf.open(io.BytesIO(appendix.pdf)) as pdf, pdf.open_outline() as outline:
-        walk(outline.root)
-    return titles
+    return list(dict.fromkeys(t for t in appendix.bookmarks if not t.startswith(f"{appendix.system}: ")))
 
 
 def _render_front(config: dict, parts: list[Part], options: Options) -> tuple[bytes, int, list]:

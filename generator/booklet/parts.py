@@ -16,7 +16,7 @@ from ..fetcher import PictureRefused, read_picture
 from ..rendering import PACKAGE, TEMPLATES
 from ..sandbox import run_each_limited
 from .appendix import appendix_html
-from .cache import entry_name, read_entry, store
+from .cache import read_entry, store
 from .plan import Part, load_scenario
 
 # Parts are tagged and written without object streams (PDF 1.4 has none): the join finds each part's table
@@ -33,11 +33,6 @@ def _fingerprint() -> str:
                 digest.update(f"{folder.name}/{path.relative_to(folder).as_posix()}".encode())
                 digest.update(path.read_bytes())
     return digest.hexdigest()
-
-
-def cache_entry(part: Part) -> str:
-    """The part's file name in the cache, key-pages-hash.pdf: the page count is known without reading the PDF."""
-    return entry_name(part.key, part.pdf, part.pages)
 
 
 def _pictures(path: str) -> tuple[bytes, frozenset[tuple[str, str]]]:
@@ -96,7 +91,7 @@ def _from_cache(part: Part, cache: Path) -> bool:
     entry = read_entry(cache, part.key)
     if entry is None:
         return False
-    part.pdf, part.pages = entry
+    part.receive(*entry)
     return True
 
 
@@ -170,14 +165,14 @@ def render_parts(
     stats["rendered"] = len(todo)
 
     def done(part: Part, data: bytes, pages: int, timing: dict, keyed: bool) -> None:
-        part.pdf, part.pages = data, pages
+        if not keyed:
+            part.key = ""  # printed from other bytes than its key was made of: kept under no key, nor the booklet
+        part.receive(data, pages)
         for key, seconds in timing.items():
             stats[key] = stats.get(key, 0.0) + seconds
         step(f"rendered {part.title}")
-        if not keyed:
-            part.key = ""  # printed from other bytes than its key was made of: kept under no key, nor the booklet
-        elif cache:
-            store(cache, cache_entry(part), data)
+        if part.key and cache:
+            store(cache, part.entry, data)
         ready(parts.index(part))
 
     # In the booklet's order: the join adds each part as soon as those before it are there (generator/booklet/

@@ -3,6 +3,7 @@ an appendix per system)."""
 
 from __future__ import annotations
 
+import io
 import os
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -67,8 +68,11 @@ class Part:
     key: str = ""  # cache key
     # hashes of the scenario files it is made from and of each of their pictures, as its key was made of them
     inputs: tuple = ()
-    pdf: bytes = b""
+    pdf: bytes = b""  # until the join has it: then let go, so that the booklet's process does not grow with it
     pages: int = 0
+    sizes: list[tuple[float, float]] = field(default_factory=list)  # each page's width and height in pt
+    bookmarks: list[str] = field(default_factory=list)  # an appendix: its bookmarks' titles, at any depth, in order
+    entry: str = ""  # its file's name in the cache
     start: int = 0  # its first printed page in the booklet
     letter: str = ""
     blank_before: bool = False  # a blank left-hand page goes before it (double-sided printing)
@@ -76,6 +80,26 @@ class Part:
     variant_sets: list[tuple[tuple[str, ...], str]] = field(default_factory=list)
     # an appendix: the chapters' titles that play each variant set, by the set's variant names
     played_in: dict[tuple[str, ...], list[str]] = field(default_factory=dict)
+
+    def receive(self, pdf: bytes, pages: int) -> None:
+        """Its PDF has come, rendered or from the cache: kept until the join has it; what the rest of the booklet
+        needs of it noted (its pages' sizes for the running heads, an appendix's bookmarks for its contents line,
+        its cache entry's name for pruning the cache)."""
+        import pikepdf
+
+        from .cache import entry_name
+
+        self.pdf, self.pages = pdf, pages
+        with pikepdf.open(io.BytesIO(pdf)) as document:
+            self.sizes = [(float(b[2] - b[0]), float(b[3] - b[1])) for b in (p.mediabox for p in document.pages)]
+            if self.kind == APPENDIX:
+                with document.open_outline() as outline:
+                    stack = list(reversed(outline.root))
+                    while stack:
+                        item = stack.pop()
+                        self.bookmarks.append(item.title)
+                        stack += reversed(item.children)
+        self.entry = entry_name(self.key, pdf, pages) if self.key else ""
 
     @property
     def label(self) -> str:

@@ -51,7 +51,7 @@ def running_heads(config: dict, parts: list[Part], front_pages: int, options: Op
         if part.blank_before:  # a blank left-hand page stays blank, as a publisher leaves it
             pages.append(None)
         # a page turned landscape (a wide table's map) gets its heads along its own long edge
-        pages += [(part.head, size) for size in _sizes(part.pdf)]
+        pages += [(part.head, size) for size in part.sizes]
     total = len(pages)
     heads = list(dict.fromkeys(page[0] for page in pages if page and page[0]))
     stamped = [n for n, page in enumerate(pages, 1) if page]
@@ -93,12 +93,6 @@ def running_heads(config: dict, parts: list[Part], front_pages: int, options: Op
         body = b"".join(b"q 1 0 0 1 %.4f %.4f cm\n%sQ\n" % (dx / PX, dy / PX, runs[i]) for i, dx, dy in placed)
         contents.append(b"1 0 0 -1 0 %.6f cm\n0.75 0 0 0.75 0 0 cm\n" % page_h + body)
     return Stamps(sheet, contents)
-
-
-def _sizes(pdf: bytes) -> list[tuple[float, float]]:
-    """Each page's width and height in pt."""
-    with pikepdf.Pdf.open(io.BytesIO(pdf)) as document:
-        return [(float(box[2] - box[0]), float(box[3] - box[1])) for box in (page.mediabox for page in document.pages)]
 
 
 def _runs(sheet: bytes, spans: list[dict], numbers_top: float, column: float) -> list[bytes]:
