@@ -1,17 +1,18 @@
 """The booklet joined as its pieces come and written straight to its file: front matter and parts in one PDF, with
 bookmarks, one structure tree, the running heads stamped on and the contents linked to their chapters.
 
-Each part is read with qpdf (through pikepdf) once, when it arrives: its objects are numbered into the booklet as they
-are reached from its pages and its structure tree, written out at once (loose objects packed into compressed object
-streams, streams as they are), and the part is closed. The join keeps only what the end needs: each page's own
-entries (its number, running head and parent are known only once the front matter is laid out), each part's
-resources, bookmarks and ParentTree entries, a few bytes a page. So its memory stays flat in the booklet's length:
-qpdf's own join held every part twice (source and copy), 7.5 MB a part, 400 MB for a 40-scenario booklet.
+Each part is copied once, when it arrives: its objects, read as bytes from their places in its cross-reference table,
+are renumbered into the booklet's numbering and written out at once (loose objects packed into compressed object
+streams, streams as they are); pikepdf opens the part only to say which objects are its pages, resources, structure
+tree and bookmarks. The join keeps only what the end needs: each page's own entries (its running head, its number
+and its place are known only once the front matter is laid out), each part's resources, bookmarks and ParentTree
+entries, a few hundred bytes a page. So its memory stays flat in the booklet's length: qpdf's own join held every
+part twice (source and copy), 7.5 MB a part, 400 MB for a 40-scenario booklet.
 
 The booklet's tree: StructTreeRoot -> Document -> one Part per piece (the piece's own Document element, renamed and
 titled). ParentTree keys are offset per piece, so they stay unique; MCIDs are per page and stay as they are. The
-same input gives the same bytes: objects are numbered in the order they are reached, pieces are added in the
-booklet's order, and the document ID is a hash of everything written before it.
+same input gives the same bytes: a piece's objects keep their order, pieces are added in the booklet's order, and the
+document ID is a hash of everything written before it.
 """
 
 from __future__ import annotations
@@ -33,8 +34,8 @@ from .plan import Part
 from .stamp import Stamps
 
 # A PDF token that may hold a reference: a literal string (skipped: its text is the reader's, "Hill 112 0 R" too) or
-# an indirect reference "n g R". qpdf writes every other token so that neither pattern can start inside it: names
-# escape spaces, hex strings hold no spaces or R, numbers are followed by a space.
+# an indirect reference "n g R". WeasyPrint (pydyf) and qpdf write every other token so that neither pattern can
+# start inside it: a literal string's own parentheses are escaped, names hold no spaces, hex strings no spaces or R.
 _TOKEN = re.compile(rb"\((?:[^()\\]|\\.)*\)|(?<![\w.])(\d+) (\d+) R\b", re.S)
 # WeasyPrint names a table's header cells "<object number>-<row>-<column>" (/ID on a TH element, /Headers in a TD
 # element's attributes): unique in a part, not across parts, so each piece's get a prefix of their own.
