@@ -266,7 +266,9 @@ class _Mark:
 
 @dataclass
 class _Added:
-    piece: Piece
+    """What the end needs of a piece copied: never its PDF, which is let go at once."""
+
+    label: bytes  # its top-level bookmark's title, as PDF text
     pages: list[_Page]
     marks: list[_Mark]
     elements: list[int]  # its Part elements
@@ -346,7 +348,8 @@ class Joiner:
 
             copy.write(skip, changed, b"p%d-" % index, rewrite)
             marks = _marks(source, copy, {page.objgen for page in pages}, kept[0].number)
-            return _Added(piece, kept, marks, [copy.number(kid.objgen) for kid in kids])
+            label = String(piece.label or piece.title).unparse()
+            return _Added(label, kept, marks, [copy.number(kid.objgen) for kid in kids])
         finally:
             source.close()
 
@@ -484,8 +487,7 @@ class Joiner:
         the part's own under it."""
         top: list[_Mark] = list(added[0].marks)
         for piece in added[1:]:
-            label = pikepdf.String(piece.piece.label or piece.piece.title).unparse()
-            top.append(_Mark(label, b"[ %d 0 R /Fit ]" % piece.pages[0].number, False, piece.marks))
+            top.append(_Mark(piece.label, b"[ %d 0 R /Fit ]" % piece.pages[0].number, False, piece.marks))
         root = self.out.number()
         first, last = self._write_marks(top, root)
         self.out.object(
