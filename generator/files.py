@@ -68,8 +68,11 @@ def reserve(target: Path) -> Path:
 def place(target: Path, part: Path) -> None:
     """Rename a part made by reserve() and filled since into place, as write_atomic() does with its own."""
     try:
-        with open(part, "rb+") as handle:
-            os.fsync(handle.fileno())
+        fd = os.open(part, os.O_RDONLY | getattr(os, "O_NOFOLLOW", 0))  # the part itself, never a planted link
+        try:
+            os.fsync(fd)
+        finally:
+            os.close(fd)
         _place({target: part})
     except OSError as err:
         raise RenderError(f"cannot write {quoted(target)}: {err.strerror or err}") from err

@@ -591,3 +591,26 @@ def test_the_join_keeps_a_few_bytes_a_page_of_each_part_it_has_written(tmp_path)
             tracemalloc.stop()
     per_part = (held[1] - held[0]) / 30  # its pages' entries, and 7 bytes an object of the cross-reference table
     assert per_part < len(data) / 4, (per_part, pages, len(data))
+
+
+def test_the_cache_keeps_the_booklet_this_build_joined_not_what_is_at_out_later(season, tmp_path, monkeypatch):
+    """Review of issue 13's streamed join: the booklet was hashed and copied into the cache from --out after it
+    was renamed there, where another build may write meanwhile; a later build with nothing changed would then
+    print that other booklet. It is cached from the file the join wrote, before the rename."""
+    import generator.booklet as booklet
+
+    monkeypatch.setenv("MUSTER_CACHE", str(tmp_path / "cache"))
+    real = booklet.place
+
+    def place_then_overwritten(target, part):
+        joined = part.read_bytes()
+        real(target, part)
+        target.write_bytes(b"%PDF-1.4 another build's booklet")
+        place_then_overwritten.joined = joined
+
+    monkeypatch.setattr(booklet, "place", place_then_overwritten)
+    folder, config = season
+    paths = [str(folder / f"{n}.yaml") for n in FILES]
+    booklet.booklet(paths, tmp_path / "b.pdf", str(config), jobs=1)
+    (entry,) = (tmp_path / "cache").glob("booklet-*.pdf")
+    assert entry.read_bytes() == place_then_overwritten.joined

@@ -9,6 +9,7 @@ puts them on when they come.
 from __future__ import annotations
 
 import hashlib
+import os
 import tempfile
 import time
 from collections.abc import Callable
@@ -22,7 +23,7 @@ from ..build import Options
 from ..errors import RenderError, quoted
 from ..files import discard, place, reserve, write_atomic
 from ..sandbox import pipe, run_limited, start_limited
-from .cache import cache_folder, file_entry_name, prune, read_entry, store_file
+from .cache import cache_folder, prune, read_entry, store_file
 from .front import front_matter, guessed_length, number_pages
 from .join import Joiner, Piece
 from .parts import cache_keys, render_parts
@@ -76,7 +77,15 @@ def booklet(
     receive, send = pipe()
     joining = None
     arrived: list[int] = []
-    joined = reserve(out)  # the join child writes the booklet here, beside --out, and it is renamed in once whole
+    joined: Path | None = None  # the join child writes the booklet here, beside --out; renamed in once whole
+
+    def join() -> object:
+        """The joining child, started with the hidden file it writes to: made only now, since a .part file beside
+        --out that is not written to for a minute is taken for one a killed build left."""
+        nonlocal joined
+        joined = reserve(out)
+        return start_limited(_join, (config, parts, receive, str(joined), str(out)), file, "joining the booklet")
+
     with tempfile.TemporaryDirectory(prefix="muster-booklet-") as folder:
 
         def tell(index: int | None = None) -> None:
@@ -89,9 +98,7 @@ def booklet(
 
         try:
             if jobs > 1:
-                joining = start_limited(
-                    _join, (config, parts, receive, str(joined), str(out)), file, "joining the booklet"
-                )
+                joining = join()
             render_parts(parts, options, jobs, cache, step, stats, ready=tell)
             tail_start = time.perf_counter()  # from here on the work cannot be shared out: the serial tail
             # the cover and contents, and the running heads for the front matter's guessed length, side by side
@@ -112,28 +119,27 @@ def booklet(
                 stamp_seconds += more
             front.seconds += stamp_seconds
             if joining is None:
-                joining = start_limited(
-                    _join, (config, parts, receive, str(joined), str(out)), file, "joining the booklet"
-                )
+                joining = join()
                 tell()
             receive.close()  # the joining child's alone now: if it stops, telling it fails instead of waiting
             _send(send, ("front", front))
             joining.restart_clock()  # its own work from here: until now it waited for the parts
             pages, timing = joining.result()
+            kept = {part.entry for part in parts if part.key}
+            # a part printed from other bytes than its key: nor is the booklet kept. It is kept from the file this
+            # build wrote, before it is renamed to --out, where another build may write
+            if cache and all(part.key for part in parts):
+                kept.add(store_file(cache, f"booklet-{whole}", joined, pages))
             place(out, joined)
         finally:
             send.close()
             if joining:
                 joining.stop()
-            discard(joined)  # a booklet not placed: nothing half-written is left beside --out
+            if joined:
+                discard(joined)  # a booklet not placed: nothing half-written is left beside --out
     timing["weasyprint"] = front.seconds
     step("contents and page numbers")
     if cache:
-        kept = {part.entry for part in parts if part.key}
-        if all(part.key for part in parts):  # a part printed from other bytes than its key: nor is the booklet kept
-            entry = file_entry_name(f"booklet-{whole}", out, pages)
-            kept.add(entry)
-            store_file(cache, entry, out)
         prune(cache, keep=kept)
     for key, seconds in timing.items():
         stats[key] = stats.get(key, 0.0) + seconds
@@ -177,7 +183,10 @@ def _join(config: dict, parts: list[Part], inbox, path: str, target: str) -> tup
     count, and the seconds spent joining."""
     working, waiting, next_index = 0.0, {}, 0
     try:
-        with open(path, "wb") as handle:
+        # O_NOFOLLOW: the file reserve() made, never what a link planted in its place points at
+        with os.fdopen(
+            os.open(path, os.O_WRONLY | os.O_CREAT | os.O_TRUNC | getattr(os, "O_NOFOLLOW", 0), 0o666), "wb"
+        ) as handle:
             joiner = Joiner(handle)
             while True:
                 message = inbox.recv()
@@ -196,7 +205,7 @@ def _join(config: dict, parts: list[Part], inbox, path: str, target: str) -> tup
                 part.start, part.blank_before = first, blank_before
             pages = joiner.finish(Piece(front.pdf, "Cover and contents", None), parts, front.stamps, config)
     except OSError as err:  # the disk's words (full, gone), not a bug's
-        raise RenderError(f"cannot write {quoted(Path(target))}: {err.strerror or err}") from err
+        raise RenderError(f"cannot join the booklet into {quoted(Path(target))}: {err.strerror or err}") from err
     if front.total != pages:  # the parent neither places nor caches a booklet that fails here
         raise RenderError(f"the booklet has {pages} pages, its contents counted {front.total}")
     return pages, {"join": working + time.perf_counter() - start}

@@ -51,10 +51,12 @@ def store(folder: Path, name: str, data: bytes) -> None:
             print(f"muster: the booklet cache is not kept ({err}); the booklet is built without it", file=sys.stderr)
 
 
-def store_file(folder: Path, name: str, path: Path) -> None:
-    """Keep a copy of a written file as an entry, as store() keeps bytes (copied in chunks: a booklet is never held
-    whole in memory)."""
+def store_file(folder: Path, key: str, path: Path, pages: int) -> str:
+    """Keep a copy of a written file as the entry for `key`, as store() keeps bytes (hashed and copied in chunks: a
+    booklet is never held whole in memory); its entry's name, whether or not the cache could be written."""
+    name = ""
     try:
+        name = file_entry_name(key, path, pages)
         part = reserve(folder / name)
         try:
             shutil.copyfile(path, part)
@@ -65,6 +67,7 @@ def store_file(folder: Path, name: str, path: Path) -> None:
         if folder not in _UNWRITABLE:
             _UNWRITABLE.add(folder)
             print(f"muster: the booklet cache is not kept ({err}); the booklet is built without it", file=sys.stderr)
+    return name
 
 
 def prune(folder: Path, keep: set[str]) -> None:

@@ -227,7 +227,7 @@ def _places(data: bytes) -> dict[int, tuple[int, int]]:
                 raise ValueError
             places[number] = (head.end(), data.rindex(b"endobj", head.end(), following[offset]))
         return places
-    except ValueError:
+    except (ValueError, IndexError):
         raise RenderError("a part is not a PDF 1.4 whose cross-reference table says where its objects are") from None
 
 

@@ -19,8 +19,8 @@ from .appendix import appendix_html
 from .cache import read_entry, store
 from .plan import Part, load_scenario
 
-# Parts are tagged and written without object streams (PDF 1.4 has none): the join finds each part's table
-# header ids in its structure elements from the xref table, to make them unique (join._unique_ids).
+# Parts are tagged and written without object streams (PDF 1.4 has none): the join copies each part's objects as
+# bytes from their places in its xref table (join._Copy).
 PART_PDF_VERSION = "1.4"
 
 
