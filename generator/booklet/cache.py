@@ -46,9 +46,13 @@ def store(folder: Path, name: str, data: bytes) -> None:
     try:
         write_atomic(folder / name, data)
     except RenderError as err:
-        if folder not in _UNWRITABLE:
-            _UNWRITABLE.add(folder)
-            print(f"muster: the booklet cache is not kept ({err}); the booklet is built without it", file=sys.stderr)
+        _not_kept(folder, err)
+
+
+def _not_kept(folder: Path, err: Exception) -> None:
+    if folder not in _UNWRITABLE:
+        _UNWRITABLE.add(folder)
+        print(f"muster: the booklet cache is not kept ({err}); the booklet is built without it", file=sys.stderr)
 
 
 def store_file(folder: Path, key: str, path: Path, pages: int) -> str:
@@ -64,9 +68,7 @@ def store_file(folder: Path, key: str, path: Path, pages: int) -> str:
         finally:
             discard(part)
     except (RenderError, OSError) as err:
-        if folder not in _UNWRITABLE:
-            _UNWRITABLE.add(folder)
-            print(f"muster: the booklet cache is not kept ({err}); the booklet is built without it", file=sys.stderr)
+        _not_kept(folder, err)
     return name
 
 
@@ -102,15 +104,15 @@ def entry_name(key: str, data: bytes, pages: int) -> str:
 
 def file_entry_name(key: str, path: Path, pages: int) -> str:
     """entry_name() for the bytes of a written file, read in chunks."""
-    seal = hashlib.sha256(f"{key}\0{pages}\0".encode())
     with open(path, "rb") as handle:
-        while chunk := handle.read(1 << 20):
-            seal.update(chunk)
-    return f"{key}-{pages}-{seal.hexdigest()}.pdf"
+        return f"{key}-{pages}-{_seal(key, pages, *iter(lambda: handle.read(1 << 20), b''))}.pdf"
 
 
-def _seal(key: str, pages: int, data: bytes) -> str:
-    return hashlib.sha256(f"{key}\0{pages}\0".encode() + data).hexdigest()
+def _seal(key: str, pages: int, *chunks: bytes) -> str:
+    seal = hashlib.sha256(f"{key}\0{pages}\0".encode())
+    for chunk in chunks:
+        seal.update(chunk)
+    return seal.hexdigest()
 
 
 def read_entry(folder: Path, key: str) -> tuple[bytes, int] | None:

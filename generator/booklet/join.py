@@ -151,8 +151,8 @@ class _Copy:
     object of the booklet's that stands for them (the piece's page tree root for the booklet's). The piece itself,
     opened with pikepdf, says which objects are whose (pages, resources, structure tree, bookmarks)."""
 
-    def __init__(self, out: _File, data: bytes, source: Pdf, fixed: dict[int, int]):
-        self.out, self.data, self.source, self.fixed = out, data, source, fixed
+    def __init__(self, out: _File, data: bytes, fixed: dict[int, int]):
+        self.out, self.data, self.fixed = out, data, fixed
         self.places = _places(data)
         self.base = out.last
         out.last += max(self.places, default=0)
@@ -303,7 +303,7 @@ class Joiner:
             pages = [page.obj for page in source.pages]
             # the piece's page tree stands for the booklet's, its StructTreeRoot for the booklet's Document element
             copy = _Copy(
-                self.out, piece.pdf, source, {_number(source.Root.Pages): self.pages_root, _number(tree): self.document}
+                self.out, piece.pdf, {_number(source.Root.Pages): self.pages_root, _number(tree): self.document}
             )
             skip = _document_objects(source) | {_number(page) for page in pages}  # pages: written at the end
             changed: dict[int, pikepdf.Object] = {}
@@ -468,7 +468,7 @@ class Joiner:
         """The stamps' sheet's resources, copied once for every stamp: one font subset for all of them."""
         source = Pdf.open(io.BytesIO(sheet))
         try:
-            copy = _Copy(self.out, sheet, source, {})
+            copy = _Copy(self.out, sheet, {})
             page = source.pages[0].obj
             skip = _document_objects(source) | {_number(page)} | {_number(c) for c in _streams(page)}
             resources = page.Resources

@@ -89,7 +89,7 @@ class Part:
 
         from .cache import entry_name
 
-        self.pdf, self.pages = pdf, pages
+        self.pdf, self.pages, self.bookmarks = pdf, pages, []
         with pikepdf.open(io.BytesIO(pdf)) as document:
             self.sizes = [(float(b[2] - b[0]), float(b[3] - b[1])) for b in (p.mediabox for p in document.pages)]
             if self.kind == APPENDIX:
