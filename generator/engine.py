@@ -10,6 +10,7 @@ from pathlib import Path
 from . import fit
 from .errors import RenderError, UnfitText
 from .fetcher import make_fetcher
+from .startup import import_weasyprint
 
 # CPU seconds this process has spent inside WeasyPrint (layout, fitting and PDF writing), for `make bench`
 # (MUSTER_STATS): what is not here, of a build's whole process tree, is Muster's own and start-up's.
@@ -36,7 +37,7 @@ def _lay_out(
 ) -> tuple[object, list[fit.Unfit]]:
     """The laid-out WeasyPrint document, its marked card text fitted (generator/fit.py), and the texts that do not
     fit even at their smallest size."""
-    import weasyprint
+    weasyprint = import_weasyprint()
 
     def layout(text: str):
         global weasyprint_cpu

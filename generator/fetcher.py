@@ -241,7 +241,9 @@ def make_fetcher():
     """A fetcher for the project's templates and assets, and checked pictures given as data: URLs. No file of a
     scenario's folder is ever fetched: its pictures reach the page as the bytes validation checked and the booklet
     cache keys (generator/markup.py), so an SVG cannot load a file whose bytes nothing checked or keyed."""
-    import weasyprint
+    from .startup import import_weasyprint
+
+    weasyprint = import_weasyprint()
     from weasyprint.urls import FatalURLFetchingError, URLFetcher, URLFetcherResponse
 
     from .rendering import TEMPLATES  # rendering imports markup, which reads pictures through this module

@@ -12,6 +12,7 @@ import time
 from collections.abc import Callable
 from multiprocessing.connection import wait
 
+from . import startup
 from .errors import InputProblems, MusterError, RenderError, UsageError, quoted
 
 # Every build runs in one child process with a wall-clock and a memory limit, from reading the YAML to the
@@ -62,7 +63,7 @@ def _preload() -> None:
 
     if not engine.import_cpu:
         start = time.process_time()
-        import weasyprint  # noqa: F401
+        startup.import_weasyprint()
 
         engine.import_cpu = time.process_time() - start
     from . import build  # noqa: F401
