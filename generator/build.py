@@ -13,7 +13,7 @@ import markupsafe
 from jinja2 import nodes
 from jinja2.utils import concat
 
-from . import __version__, cards, engine, markup
+from . import __version__, cards, engine, house, markup
 from .decks import seed_from_bytes
 from .engine import html_to_pdf, lay_out
 from .errors import InputProblems, MusterError, Problem, RenderError, UnfitText, UsageError, quoted
@@ -38,14 +38,18 @@ class Options:
     fronts_only: bool = False
     back_offset: tuple[float, float] = (0.0, 0.0)
     ink_saver: bool = False
+    # house-rules files given on the command line, as (system id, absolute path): played instead of any a
+    # scenario of that system names (generator/house.py)
+    house_rules: tuple[tuple[str, str], ...] = ()
 
     def card_layout(self) -> cards.Layout:
         return cards.layout(self.paper, self.card_size, self.bleed, self.duplex, self.back_offset)
 
 
-def load(path: str | Path) -> Scenario:
-    """Load and validate one scenario file (raises InputProblems listing every problem)."""
-    return validate(load_file(path))
+def load(path: str | Path, house_rules: dict[str, str] | None = None) -> Scenario:
+    """Load and validate one scenario file (raises InputProblems listing every problem); `house_rules` maps system
+    ids to house-rules files played instead of those a scenario names (scenario.validate)."""
+    return validate(load_file(path), house_rules)
 
 
 def warnings_of(path: str, card_size: str | None = None) -> tuple[list[Problem], str]:
@@ -116,7 +120,13 @@ def common_context(prepared: Prepared, options: Options) -> dict:
         "title": scenario.title,
         "author": scenario.data.get("author") or "",
         # what the rules cover, where they are a part of a game (an activation system): said on the cover
-        "system": {"id": system.id, "title": system.title, "scope": getattr(system.rules, "scope", "")},
+        "system": {
+            "id": system.id,
+            "title": system.title,
+            "scope": getattr(system.rules, "scope", ""),
+            # a club's house rules played: said on the cover, listed with the quick reference's notes
+            "house": house.printed(system.house, system.rules_doc.data),
+        },
         "seed": prepared.seed if system.uses_seed else None,
         "paper": options.paper,
         "page_size": {"a4": "A4", "letter": "letter"}[options.paper],
@@ -356,7 +366,7 @@ def make_pdfs(path: str | Path, options: Options) -> tuple[str, list[bytes], str
     costly, from expanding its squares to converting its Markdown, is inside the time and memory limit.
     """
     before = engine.weasyprint_cpu
-    scenario = load(path)
+    scenario = load(path, dict(options.house_rules))
     pack, sheet = compute(scenario, choose_seed(scenario, options.seed), options)
     htmls = render_html(scenario, pack, sheet)
     pdfs = [to_pdf(scenario, html, options.card_size) for html in htmls]

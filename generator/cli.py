@@ -108,7 +108,37 @@ def _options(args):
         fronts_only=args.fronts_only,
         back_offset=args.back_offset,
         ink_saver=args.ink_saver,
+        house_rules=tuple(_house_rules(args).items()),
     )
+
+
+HOUSE_HELP = "a club's house-rules file (`muster rules SYSTEM` writes one to start from); repeatable, one per system"
+
+
+def _house_rules(args) -> dict[str, str]:
+    """The house-rules files of the command line by the system each is for (read from its `system:`)."""
+    from . import house
+
+    out: dict[str, str] = {}
+    for file in getattr(args, "house_rules", None) or []:
+        rules, _ = house.read(file)
+        if rules.system_id in out:
+            raise UsageError(
+                f"{quoted(out[rules.system_id])} and {quoted(file)} are both house rules for {rules.system_id}: "
+                "give one"
+            )
+        out[rules.system_id] = str(Path(file).resolve())
+    return out
+
+
+def _system(args):
+    """The system a command names, with the house rules given for it merged in."""
+    system = systems.get(args.system)
+    houses = _house_rules(args)
+    others = [file for system_id, file in houses.items() if system_id != system.id]
+    if others:
+        raise UsageError(f"{quoted(others[0])} holds house rules for another system than {system.id}")
+    return system.with_house_rules(houses[system.id]) if houses else system
 
 
 class _Parser(argparse.ArgumentParser):
@@ -135,6 +165,7 @@ def parser() -> argparse.ArgumentParser:
     p.add_argument("--out", default="output", help="output folder (default: output)")
     p.add_argument("--paper", choices=["a4", "letter"], default="a4", help=PAPER_HELP)
     p.add_argument("--seed", type=_seed, help="shuffle seed (overrides the scenario's)")
+    p.add_argument("--house-rules", action="append", default=[], metavar="FILE", help=HOUSE_HELP)
     p.add_argument(
         "--jobs", type=_positive, default=min(2, os.cpu_count() or 1), help="scenarios to build at once (default 2)"
     )
@@ -153,12 +184,18 @@ def parser() -> argparse.ArgumentParser:
     p.add_argument("system", help=SYSTEM_HELP)
     p.add_argument("--json", action="store_true", help="the tables as JSON (DESIGN.md's contract), not text")
     p.add_argument("--variant", action="append", default=[], help="switch on a named rule variant (repeatable)")
+    p.add_argument("--house-rules", action="append", default=[], metavar="FILE", help=HOUSE_HELP)
+
+    p = sub.add_parser("rules", help="a system's rule data as YAML, notes as comments: a house-rules file's start")
+    p.add_argument("system", help=SYSTEM_HELP)
+    p.add_argument("--house-rules", action="append", default=[], metavar="FILE", help=HOUSE_HELP)
 
     p = sub.add_parser("deck", help="the pre-shuffled activation deck or schedule of a scenario")
     p.add_argument("scenario", help="one scenario YAML file")
     p.add_argument("--json", action="store_true", help="the deck as JSON (DESIGN.md's contract), not text")
     p.add_argument("--seed", type=_seed, help="shuffle with this deck number instead of the scenario's")
     p.add_argument("--passes", type=_count, help="how many passes (or turns) to draw")
+    p.add_argument("--house-rules", action="append", default=[], metavar="FILE", help=HOUSE_HELP)
 
     p = sub.add_parser("booklet", help="a club booklet of many scenarios, with contents and appendices")
     p.add_argument("scenarios", nargs="+", metavar="SCENARIO", help="scenario YAML files, a chapter each")
@@ -334,7 +371,7 @@ def cmd_validate(args) -> int:
 
 
 def cmd_odds(args) -> int:
-    system = systems.get(args.system)
+    system = _system(args)
     unknown = [v for v in args.variant if v not in system.variants()]
     if unknown:
         from .schema import suggest
@@ -347,7 +384,13 @@ def cmd_odds(args) -> int:
     if args.json:
         print(
             json.dumps(
-                {"system": system.id, "variants": args.variant, "tables": [t.to_json() for t in tables]}, indent=1
+                {
+                    "system": system.id,
+                    "variants": args.variant,
+                    **_house_json(system),
+                    "tables": [t.to_json() for t in tables],
+                },
+                indent=1,
             )
         )
     else:
@@ -355,26 +398,46 @@ def cmd_odds(args) -> int:
     return 0
 
 
-def _deck(path: str, seed: int | None, passes: int | None, as_json: bool) -> tuple[list[Problem], str]:
+def _house_json(system) -> dict:
+    """The house rules a JSON answer was worked out with: their file and title (nothing without any)."""
+    if system.house is None:
+        return {}
+    return {"house_rules": {"file": system.house.file, "title": system.house.title}}
+
+
+def _deck(
+    path: str, seed: int | None, passes: int | None, as_json: bool, houses: dict[str, str]
+) -> tuple[list[Problem], str]:
     """In a limited child: the scenario's warnings and its deck or schedule as text or JSON."""
     from .build import choose_seed, load
 
-    scenario = load(path)
+    scenario = load(path, houses)
     most = scenario.system.most_passes()
     if passes is not None and most is not None and not 1 <= passes <= most[0]:
         raise UsageError(f"--passes {passes}: {scenario.system.title} plays 1 to {most[0]} {most[1]}")
     deck = scenario.system.prepare(scenario, choose_seed(scenario, seed), passes).deck
     if deck is None:
         raise UsageError(scenario.system.no_deck)
-    return scenario.warnings, json.dumps(deck, indent=1) if as_json else scenario.system.deck_text(deck)
+    if as_json:
+        return scenario.warnings, json.dumps({**deck, **_house_json(scenario.system)}, indent=1)
+    return scenario.warnings, scenario.system.deck_text(deck)
 
 
 def cmd_deck(args) -> int:
     from .sandbox import run_limited
 
-    warnings, text = run_limited(_deck, (args.scenario, args.seed, args.passes, args.json), args.scenario)
+    houses = _house_rules(args)
+    warnings, text = run_limited(_deck, (args.scenario, args.seed, args.passes, args.json, houses), args.scenario)
     _print_problems(warnings)
     print(text)
+    return 0
+
+
+def cmd_rules(args) -> int:
+    from . import house
+
+    system = _system(args)
+    print(house.rules_yaml(system, system.house), end="")
     return 0
 
 
@@ -411,6 +474,7 @@ COMMANDS = {
     "validate": cmd_validate,
     "odds": cmd_odds,
     "deck": cmd_deck,
+    "rules": cmd_rules,
     "systems": cmd_systems,
     "schema": cmd_schema,
 }

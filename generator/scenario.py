@@ -11,7 +11,7 @@ from pathlib import Path
 
 from markupsafe import Markup
 
-from . import markup, systems
+from . import house, markup, systems
 from .decks import SEED_MAX
 from .errors import InputProblems, Problem
 from .fetcher import PictureRefused, read_picture
@@ -81,6 +81,13 @@ def common_keys(system: System) -> list[Key]:
         Key("briefing", Markdown(), "The situation, in Markdown."),
         Key("victory", Markdown(), "Victory conditions, in Markdown."),
         Key("sides", ListOf(side, min=2, max=8), "Two or more sides."),
+        Key(
+            "house_rules",
+            Str(200),
+            "A club's house-rules file (a YAML file in this scenario's folder, as `muster rules` writes one): its "
+            "changes to the rule data hold for validation, odds, cards and every page.",
+            required=False,
+        ),
     ] + system.scenario_keys()
 
 
@@ -249,8 +256,28 @@ def _later(doc: Document) -> Problem:
     )
 
 
-def validate(doc: Document) -> Scenario:
-    """Shape first, then the system's cross-references; raise InputProblems with every problem found."""
+def _with_house_rules(doc: Document, checker: Checker, system: System, given: str | None) -> System | None:
+    """The system with the house rules the command line gives, else those the scenario names (`house_rules:`),
+    merged in; None when the scenario's key is refused (reported). A house file's own problems raise
+    InputProblems at its lines."""
+    if given is not None:
+        return system.with_house_rules(given)
+    name = doc.data.get("house_rules")
+    if name is None:
+        return system
+    try:
+        path = house.named_file(doc.folder, name)
+    except ValueError as err:
+        checker.report(("house_rules",), str(err))
+        return None
+    return system.with_house_rules(path)
+
+
+def validate(doc: Document, house_rules: dict[str, str] | None = None) -> Scenario:
+    """Shape first, then the system's cross-references; raise InputProblems with every problem found.
+
+    `house_rules` maps system ids to house-rules files given on the command line: the one for the scenario's system
+    is played instead of any the scenario names itself (as --seed overrides its seed)."""
     checker = Checker(doc)
     if not isinstance(doc.data, dict):
         checker.report((), "a scenario is a mapping of keys (title, system, sides...)")
@@ -260,7 +287,9 @@ def validate(doc: Document) -> Scenario:
         checker.problems = [doc.problem((), f"missing key 'system'; known systems: {', '.join(systems.known())}")]
     if system_id is INVALID:
         raise InputProblems(checker.problems + [_later(doc)])
-    system = systems.get(system_id)
+    system = _with_house_rules(doc, checker, systems.get(system_id), (house_rules or {}).get(system_id))
+    if system is None:
+        raise InputProblems(checker.problems + [_later(doc)])
     _check_prose(doc, checker)
     prose = len(checker.problems)
     cleaned = Record(common_keys(system)).check(doc.data, (), checker)

@@ -41,6 +41,7 @@ def _render_front(config: dict, parts: list[Part], options: Options) -> tuple[by
                 "page": p.start,
                 "n": parts.index(p),
                 "holds": _holds(p),
+                "house": p.house_title,
             }
             for p in appendices
         ],

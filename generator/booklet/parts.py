@@ -53,6 +53,13 @@ def _pictures(path: str) -> tuple[bytes, frozenset[tuple[str, str]]]:
     return digest.digest(), frozenset(seen)
 
 
+def scenario_source(scenario) -> bytes:
+    """What a part's key holds of one scenario: its file's bytes, and its house rules' where it plays some (an
+    edited house file is a new chapter and a new appendix, as an edited scenario is)."""
+    house = scenario.system.house
+    return scenario.doc.source if house is None else scenario.doc.source + b"\0house rules\0" + house.doc.source
+
+
 def _inputs(sources: list[bytes], pictures: frozenset | None) -> tuple:
     """A part's inputs as its cache key holds them: the bytes of each scenario file it is made from, in order, and
     (a chapter's) each picture's path with its bytes' hash."""
@@ -75,7 +82,7 @@ def cache_keys(parts: list[Part], options: Options) -> None:
             paths = [part.path]
         sources, pictures = [], frozenset()
         for path in paths:  # an edited scenario is a new chapter, and a new appendix where it is made from it
-            source = load_scenario(path).doc.source
+            source = scenario_source(load_scenario(path))
             digest.update(source)
             sources.append(source)
             if part.kind != APPENDIX:  # an edited map is a new chapter; an appendix prints no scenario's pictures
@@ -125,7 +132,7 @@ def _render_part(args: tuple) -> tuple[bytes, int, dict, bool]:
         html = pack_html(scenario, pack, Parts.chapter(scenario.system), booklet=True)
     html = in_a_book(html)
     # the files read, and every picture read (validating too); an appendix prints no pictures, so only its files count
-    read = _inputs([s.doc.source for _, s, _ in sets], frozenset(fetcher.READ) if mode != APPENDIX else None)
+    read = _inputs([scenario_source(s) for _, s, _ in sets], frozenset(fetcher.READ) if mode != APPENDIX else None)
     # tagged, without object streams: the join copies the structure tree by the xref's offsets
     data, pages = render_pdf(html, TEMPLATES, tags=True, pdf_version=PART_PDF_VERSION)
     return data, pages, {"weasyprint": engine.weasyprint_cpu - before}, read == planned

@@ -3,6 +3,7 @@ an appendix per system)."""
 
 from __future__ import annotations
 
+import hashlib
 import io
 import os
 from collections.abc import Callable
@@ -75,6 +76,7 @@ class Part:
     entry: str = ""  # its file's name in the cache
     start: int = 0  # its first printed page in the booklet
     letter: str = ""
+    house_title: str = ""  # an appendix of a system played with house rules: their title
     blank_before: bool = False  # a blank left-hand page goes before it (double-sided printing)
     # an appendix: each variant set of its system in use, as (variant names, a scenario playing them)
     variant_sets: list[tuple[tuple[str, ...], str]] = field(default_factory=list)
@@ -303,10 +305,16 @@ def plan_parts(paths: list[str]) -> list[Part]:
             )
         )
         system = scenario.system
-        if system.id not in appendices:
-            appendices[system.id] = Part(APPENDIX, scenario.doc.file, system.title, "", system.title)
+        # chapters played with house rules share an appendix with those played with the same file's rules only:
+        # the appendix prints the reference and odds of the rules it serves
+        house = system.house
+        group = (system.id, hashlib.sha256(house.doc.source).hexdigest() if house else "")
+        if group not in appendices:
+            title = system.title if house is None else f"{system.title}, {house.title or 'house rules'}"
+            appendices[group] = Part(APPENDIX, scenario.doc.file, title, "", system.title)
+            appendices[group].house_title = house.title or "house rules" if house else ""
         # its variants get their own sections inside the system's appendix (generator/booklet/appendix.py)
-        part = appendices[system.id]
+        part = appendices[group]
         key = system.appendix_key(scenario)  # (system id, its variant names)
         names = tuple(key[1]) if len(key) > 1 else ()
         if names not in [n for n, _ in part.variant_sets]:

@@ -2,11 +2,14 @@
 
 from __future__ import annotations
 
+import dataclasses
+import re
 from dataclasses import dataclass, field
 from functools import cached_property
 from pathlib import Path
 from typing import Any
 
+from ..errors import InputProblems
 from ..loading import Document, load_file
 from ..models import Model, check_document, line_applies, line_text, note_text
 from ..schema import Checker, Key
@@ -57,6 +60,44 @@ def _notes(data: Any, where: str, leave_out: frozenset[str] = frozenset()) -> li
         for item in data:
             out.extend(_notes(item, where, leave_out))
     return out
+
+
+# a rule text's reference to a value of the rule data: its keys joined by dots ("{recovery.target}"); a word alone
+# in braces is not one (a note part's "{each}" says where its list goes)
+_REFERENCE = re.compile(r"\{([A-Za-z_]\w*(?:\.[A-Za-z_]\w*)+)\}")
+
+
+def fill_references(doc: Document) -> Document:
+    """The document with every text's references to the rule data's own values filled in, so that a sentence the
+    reference sheet prints ("{recovery.target} or more stands up") says what the data says, house rules and all.
+    A reference to no value, or to a list or mapping, is a problem at the text's line (InputProblems)."""
+    checker = Checker(doc)
+
+    def value(dotted: str, path: tuple) -> str:
+        node: Any = doc.data
+        for name in dotted.split("."):
+            if not isinstance(node, dict) or name not in node:
+                checker.report(path, f"{{{dotted}}} names no value of the rule data")
+                return "{" + dotted + "}"
+            node = node[name]
+        if isinstance(node, (dict, list)) or node is None:
+            checker.report(path, f"{{{dotted}}} names a {type(node).__name__}, not a number or word")
+            return "{" + dotted + "}"
+        return str(node).lower() if isinstance(node, bool) else str(node)
+
+    def fill(node: Any, path: tuple) -> Any:
+        if isinstance(node, str):
+            return _REFERENCE.sub(lambda match: value(match.group(1), path), node) if "{" in node else node
+        if isinstance(node, dict):
+            return {key: fill(item, path + (key,)) for key, item in node.items()}
+        if isinstance(node, list):
+            return [fill(item, path + (index,)) for index, item in enumerate(node)]
+        return node
+
+    filled = fill(doc.data, ())
+    if checker.problems:
+        raise InputProblems(checker.problems)
+    return dataclasses.replace(doc, data=filled)
 
 
 @dataclass
@@ -115,10 +156,37 @@ class System:
 
     @cached_property
     def rules(self) -> Any:
-        """The rule data, checked like a scenario: a problem in rules.yaml is reported at its line and column, exit 1."""
+        """The rule data, checked like a scenario: a problem in rules.yaml is reported at its line and column, exit 1.
+        Its texts' references to its own values ({recovery.target}) are filled in first (fill_references)."""
         if self.rules_model is None:
-            return self.rules_doc.data
-        return check_document(self.rules_doc, self.rules_model.spec())
+            return self.rules_filled.data
+        return check_document(self.rules_filled, self.rules_model.spec())
+
+    @cached_property
+    def rules_filled(self) -> Document:
+        """The rule data as read, its texts' references to its own values filled in: what the reference prints."""
+        return fill_references(self.rules_doc)
+
+    # the club's house rules this system's rule data was merged with (generator/house.py), or None
+    house = None
+
+    def with_house_rules(self, path: str | Path) -> System:
+        """This system with a club's house-rules file merged into its rule data: a copy whose rules, and every
+        odds table, deck, check, card and page read from them, follow the file. The merged data is checked as
+        rules.yaml is, each problem at the house file's line and column (InputProblems)."""
+        import copy
+
+        from .. import house as house_rules
+
+        house, changes = house_rules.read(path, self.id)
+        merged = copy.copy(self)
+        # nothing worked out from the built-in rule data (the checked rules, memos of odds) is carried over: a
+        # system keeps only such things on itself (its own settings are the class's)
+        vars(merged).clear()
+        merged.rules_doc = house_rules.merge(self.rules_doc, house, changes)
+        merged.house = house
+        merged.rules  # noqa: B018 (checked now: a bad house rule is the file's problem, not a later crash)
+        return merged
 
     # --- the schema ------------------------------------------------------------------
     def scenario_keys(self) -> list[Key]:
@@ -201,7 +269,7 @@ class System:
     def reference(self, prepared: Prepared | None = None) -> dict:
         """Quick-reference data: the sections of the rules and every note (in the rule file's order) that apply
         to what the scenario fields; all of them without a scenario."""
-        data = self.rules_doc.data
+        data = self.rules_filled.data
         leave_out = self.leaves_out(prepared)
         sections = [
             {**section, "lines": [line_text(line) for line in section["lines"] if line_applies(line, leave_out)]}

@@ -1,0 +1,385 @@
+"""House rules: a club's changes to a system's rule data, merged onto it and checked as the rule data itself is.
+
+A house-rules file is YAML: `system: <id>`, an optional `title` ("Kessel Valley Club house rules") and any part
+of the system's rule data to change or add. Mappings merge key by key; a list whose entries are mappings with a
+`name` (weapons, unit types, terrain) merges entry by entry, matched by name (by `id` where names repeat), so a
+club changes one weapon's range, or adds a weapon, without copying the list; any other value is replaced whole. Any mapping of the file may
+carry a `note:` saying why: house notes are kept apart from the rule data's own and printed as the club's.
+
+The merged data is checked by the system's typed rule model (generator/models.py), so a house rule is held to
+everything the built-in rule data is: each problem is reported at the house file's own line and column where the
+value came from there, unknown keys get "did you mean", and rule data that no longer holds together (a team
+minimum above its maximum) is refused. `muster rules SYSTEM` prints the rule data in the same shape, notes as
+comments: a club's starting point.
+"""
+
+from __future__ import annotations
+
+import re
+import textwrap
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import yaml
+
+from .errors import InputProblems, Problem
+from .loading import Document, PathT, load_file
+from .schema import INVALID, Checker, Str, suggest
+
+TITLE = Str(120)
+NOTE = Str(2000, None, "a note")
+# the keys of a house-rules file that are not rule data; `id` names the system inside its rule data, and a
+# house file names it with `system`
+OWN_KEYS = ("system", "title")
+FIXED_KEYS = ("id",)
+
+
+@dataclass(frozen=True)
+class Change:
+    """One value a house file changed or added: where it is in the rule data, what it was (None: added), and
+    what it is now."""
+
+    path: tuple
+    was: Any
+    now: Any
+
+    @property
+    def added(self) -> bool:
+        return self.was is None
+
+
+@dataclass
+class HouseRules:
+    """A club's house-rules file, read and checked against its system's rule data."""
+
+    file: str
+    system_id: str
+    title: str
+    doc: Document
+    changes: list[Change] = field(default_factory=list)
+    # each house note by the rule-data path of the mapping that carries it (() for the file's own)
+    notes: dict[tuple, str] = field(default_factory=dict)
+
+
+@dataclass
+class MergedDocument(Document):
+    """The built-in rule data with a house file merged in: a problem is reported where its value came from, the
+    house file (at the house file's own path) or the built-in rules.yaml."""
+
+    house: Document | None = None
+    origin: dict = field(default_factory=dict)  # merged path -> the house file's path of the value there
+
+    def problem(self, path: PathT, message: str, key: bool = False) -> Problem:
+        path = tuple(path)
+        probe = path
+        while True:
+            if probe in self.origin:
+                return self.house.problem(self.origin[probe] + path[len(probe) :], message, key)
+            if probe in self.marks or not probe:
+                return super().problem(path, message, key)
+            probe = probe[:-1]
+
+
+def _entry_key(base: Any, over: Any) -> str | None:
+    """What entries of two lists are matched by: `name` where every entry has one and no name repeats in either
+    list, else `id` likewise (Para Bellum's two Fire actions share a name), else nothing (the list is replaced)."""
+    for field_ in ("name", "id"):
+        keys = []
+        for items in (base, over):
+            if not isinstance(items, list) or not all(isinstance(i, dict) and field_ in i for i in items):
+                break
+            names = [str(i[field_]) for i in items]
+            if len(set(names)) != len(names):
+                break
+            keys.append(names)
+        else:
+            if base:
+                return field_
+    return None
+
+
+class _Merge:
+    def __init__(self) -> None:
+        self.origin: dict[tuple, tuple] = {}  # merged path -> house path, for values that came from the house
+        self.placed: dict[tuple, tuple] = {}  # house path -> merged path, for every value of the house file
+        self.changes: list[Change] = []
+
+    def mark(self, value: Any, path: tuple, house_path: tuple) -> None:
+        """`value` came whole from the house file: every path in it is the house file's."""
+        self.origin[path] = house_path
+        self.placed[house_path] = path
+        if isinstance(value, dict):
+            for key, item in value.items():
+                self.mark(item, path + (key,), house_path + (key,))
+        elif isinstance(value, list):
+            for index, item in enumerate(value):
+                self.mark(item, path + (index,), house_path + (index,))
+
+    def value(self, base: Any, over: Any, path: tuple, house_path: tuple) -> Any:
+        self.placed[house_path] = path
+        if isinstance(base, dict) and isinstance(over, dict):
+            merged = dict(base)
+            for key, item in over.items():
+                if key in base:
+                    merged[key] = self.value(base[key], item, path + (key,), house_path + (key,))
+                else:
+                    merged[key] = item
+                    self.mark(item, path + (key,), house_path + (key,))
+                    self.changes.append(Change(path + (key,), None, item))
+            return merged
+        match = _entry_key(base, over)
+        if match:
+            merged = list(base)
+            where = {str(item[match]): index for index, item in enumerate(base)}
+            for index, item in enumerate(over):
+                at = where.get(str(item[match]))
+                if at is None:
+                    merged.append(item)
+                    self.mark(item, path + (len(merged) - 1,), house_path + (index,))
+                    self.changes.append(Change(path + (len(merged) - 1,), None, item))
+                else:
+                    merged[at] = self.value(base[at], item, path + (at,), house_path + (index,))
+            return merged
+        self.mark(over, path, house_path)
+        if over != base or type(over) is not type(base):
+            self.changes.append(Change(path, base, over))
+        return over
+
+
+def _take_notes(data: Any, path: tuple, checker: Checker, notes: dict[tuple, str]) -> Any:
+    """The house data without its `note:` keys, each note kept by its path in the house file."""
+    if isinstance(data, dict):
+        out = {}
+        for key, value in data.items():
+            if key == "note":
+                text = NOTE.check(value, path + (key,), checker)
+                if text is not INVALID:
+                    notes[path] = text
+            else:
+                out[key] = _take_notes(value, path + (key,), checker, notes)
+        return out
+    if isinstance(data, list):
+        return [_take_notes(item, path + (index,), checker, notes) for index, item in enumerate(data)]
+    return data
+
+
+# a house-rules file a scenario names: a plain relative path to a YAML file in its folder (as a picture's is)
+_SAFE_NAME = re.compile(r"\w[\w.\-/ ]*\.ya?ml", re.IGNORECASE)
+
+
+def named_file(folder: Path, name: Any) -> Path:
+    """The house-rules file a scenario names by `name`, which must be a plain relative path to a YAML file inside
+    the scenario's folder (no "..", no absolute path, no link leading out of it); ValueError says why not."""
+    if not isinstance(name, str) or not _SAFE_NAME.fullmatch(name) or ".." in name.split("/") or "//" in name:
+        raise ValueError(f"expected a plain relative path to a .yaml file in {folder.name}/ (got {name!r})")
+    try:
+        real = (folder / name).resolve(strict=True)
+    except (OSError, RuntimeError):
+        raise ValueError(f"house-rules file not found: {name} (looked in {folder.name}/)") from None
+    if not real.is_relative_to(folder.resolve()):
+        raise ValueError(f"refused to read {name}: outside the scenario's folder")
+    if not real.is_file():
+        raise ValueError(f"refused to read {name}: not a regular file")
+    return real
+
+
+def read(path: str | Path, system_id: str | None = None) -> tuple[HouseRules, Any]:
+    """A house-rules file's own keys checked, and its rule data (notes taken out) to merge; `system_id`, given,
+    is the system it must be for (a scenario's)."""
+    from . import systems
+
+    doc = load_file(path)
+    checker = Checker(doc)
+    if not isinstance(doc.data, dict):
+        raise InputProblems(
+            [doc.problem((), "a house-rules file is a mapping: system, title and the rules it changes")]
+        )
+    data = doc.data
+    if "system" not in data:
+        raise InputProblems([doc.problem((), f"missing key 'system': one of {', '.join(systems.known())}")])
+    named = data["system"]
+    if named not in systems.known():
+        checker.report(
+            ("system",),
+            f"unknown system {named!r}{suggest(str(named), systems.known())}; one of {', '.join(systems.known())}",
+        )
+    elif system_id is not None and named != system_id:
+        checker.report(("system",), f"these house rules are for {named}, not {system_id}")
+    title = TITLE.check(data["title"], ("title",), checker) if "title" in data else ""
+    for key in FIXED_KEYS:
+        if key in data:
+            checker.report(
+                (key,), f"`{key}` is the system's own; a house-rules file names its system with `system`", True
+            )
+    notes: dict[tuple, str] = {}
+    rules = _take_notes({k: v for k, v in data.items() if k not in OWN_KEYS}, (), checker, notes)
+    if checker.problems:
+        raise InputProblems(checker.problems)
+    return HouseRules(str(path), named, title if title is not INVALID else "", doc, notes=notes), rules
+
+
+def merge(base: Document, house: HouseRules, rules: Any) -> MergedDocument:
+    """The built-in rule data with the house file's merged in; fills in `house.changes`, and turns its notes'
+    paths into the rule data's (a named entry merged onto the built-in one of its name goes where that one is)."""
+    merging = _Merge()
+    data = merging.value(base.data, rules, (), ())
+    house.changes = merging.changes
+    house.notes = {merging.placed.get(path, path): text for path, text in house.notes.items()}
+    return MergedDocument(
+        file=base.file,
+        data=data,
+        marks=base.marks,
+        key_marks=base.key_marks,
+        source=base.source + b"\0" + house.doc.source,
+        house=house.doc,
+        origin=merging.origin,
+    )
+
+
+# --- the rule data as YAML ---------------------------------------------------------------------------------
+
+
+def _scalar(value: Any) -> str:
+    text = yaml.safe_dump(value, default_flow_style=True, allow_unicode=True, width=10**6, sort_keys=False)
+    return text.removesuffix("\n...\n").removesuffix("\n")
+
+
+def _comment(text: str, pad: str) -> list[str]:
+    return [f"{pad}# {line}" for line in textwrap.wrap(" ".join(text.split()), 100 - len(pad))]
+
+
+def _note_of(value: Any) -> str:
+    from .models import note_text
+
+    note = value.get("note") if isinstance(value, dict) else None
+    return note_text(note, frozenset()) if isinstance(note, (str, list)) else ""
+
+
+class _Writer:
+    def __init__(self, house: HouseRules | None) -> None:
+        self.lines: list[str] = []
+        self.changed = {c.path: c for c in house.changes} if house else {}
+        self.notes = house.notes if house else {}
+
+    def notes_of(self, value: Any, path: tuple, pad: str) -> None:
+        own = _note_of(value)
+        if own:
+            self.lines += _comment(own, pad)
+        if path in self.notes:
+            self.lines += _comment("House rule: " + self.notes[path], pad)
+
+    def mark(self, path: tuple) -> str:
+        change = self.changed.get(path)
+        if change is None:
+            return ""
+        if change.added:
+            return "  # house rule (added)"
+        if isinstance(change.was, (dict, list)):
+            return "  # house rule"
+        return f"  # house rule (was {_scalar(change.was)})"
+
+    def mapping(self, data: dict, path: tuple, indent: int, skip: tuple = ()) -> None:
+        pad = " " * indent
+        for key, value in data.items():
+            if key == "note" or key in skip:
+                continue
+            here = path + (key,)
+            if isinstance(value, dict) and value:
+                self.notes_of(value, here, pad)
+                self.lines.append(f"{pad}{key}:{self.mark(here)}")
+                self.mapping(value, here, indent + 2)
+            elif isinstance(value, list) and value and all(isinstance(item, dict) for item in value):
+                self.lines.append(f"{pad}{key}:{self.mark(here)}")
+                for index, item in enumerate(value):
+                    self.item(item, here + (index,), indent + 2)
+            else:
+                self.lines.append(f"{pad}{key}: {_scalar(value)}{self.mark(here)}")
+
+    def item(self, item: dict, path: tuple, indent: int) -> None:
+        """One entry of a list of mappings: `- ` before its first key."""
+        pad = " " * indent
+        self.notes_of(item, path, pad)
+        start = len(self.lines)
+        self.mapping(item, path, indent + 2)
+        for at in range(start, len(self.lines)):
+            if not self.lines[at].lstrip().startswith("#"):
+                self.lines[at] = f"{pad}- {self.lines[at][indent + 2 :]}"
+                break
+        else:
+            self.lines.append(f"{pad}- {{}}")
+        if path in self.changed and self.changed[path].added:
+            self.lines[start] += "  # house rule (added)"
+
+
+def rules_yaml(system, house: HouseRules | None = None) -> str:
+    """The system's rule data as a house-rules file would write it, its notes as comments: `system:` first, then
+    every rule (the system's `id` and `title` are its own and left out). With house rules, each changed or added
+    value says so, with what it was, and each house note is printed."""
+    data = system.rules_doc.data
+    writer = _Writer(house)
+    head = f"{system.title}: the rule data Muster reads for validation, odds, cards and the reference."
+    if house is not None:
+        head += f" With {house.title or 'house rules'} ({Path(house.file).name})."
+    writer.lines += _comment(head, "")
+    writer.lines += _comment(
+        "A house-rules file keeps `system:`, may add a `title:`, and holds only the keys it changes: mappings "
+        "merge key by key, lists of named entries by name; a `note:` on any mapping says why.",
+        "",
+    )
+    writer.lines.append(f"system: {system.id}")
+    if house is not None and house.title:
+        writer.lines.append(f"title: {_scalar(house.title)}")
+        if () in house.notes:
+            writer.lines += _comment("House rule: " + house.notes[()], "")
+    else:
+        writer.lines.append("# title: Our club's house rules")
+    writer.mapping(data, (), 0, skip=("id", "title"))
+    return "\n".join(writer.lines) + "\n"
+
+
+# --- what a pack prints of them ------------------------------------------------------------------------------
+
+
+def _words(value: Any) -> str:
+    """A rule-data value as a sentence shows it."""
+    if isinstance(value, bool):
+        return "yes" if value else "no"
+    if isinstance(value, dict):
+        return ", ".join(f"{key.replace('_', ' ')} {_words(item)}" for key, item in value.items() if key != "name")
+    if isinstance(value, list):
+        return ", ".join(str(v.get("name", _words(v))) if isinstance(v, dict) else _words(v) for v in value)
+    return str(value)
+
+
+def rule_label(data: Any, path: tuple) -> str:
+    """Where a value sits in the rule data, in words: "Recovery › target", "Weapons › Assault rifle › range"."""
+    from .systems.base import heading
+
+    words: list[str] = []
+    node = data
+    for step in path:
+        node = node[step] if isinstance(node, (dict, list)) else None
+        if isinstance(step, int):
+            named = node.get("name") or node.get("title") if isinstance(node, dict) else None
+            words.append(str(named) if named else f"entry {step + 1}")
+        else:
+            words.append(heading(step) if not words else step.replace("_", " "))
+    return " › ".join(words)
+
+
+def printed(house: HouseRules | None, data: Any) -> dict | None:
+    """The house rules as a pack prints them: their title, each change with the value the rules as written give,
+    and the club's notes, each under the rule it is about."""
+    if house is None:
+        return None
+    changes = []
+    for change in house.changes:
+        entry = {"rule": rule_label(data, change.path), "now": _words(change.now)}
+        entry["was"] = None if change.added else _words(change.was)
+        changes.append(entry)
+    notes = [
+        {"rule": rule_label(data, path) if path else (house.title or "House rules"), "note": text}
+        for path, text in house.notes.items()
+    ]
+    return {"title": house.title or "House rules", "file": Path(house.file).name, "changes": changes, "notes": notes}

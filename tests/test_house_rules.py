@@ -1,0 +1,305 @@
+"""House rules: a club's file merged into a system's rule data (generator/house.py), checked like rules.yaml, and
+followed by validation, odds, decks, cards, rosters and the reference alike."""
+
+from __future__ import annotations
+
+import json
+import re
+import shutil
+import textwrap
+
+import pypdfium2
+import pytest
+from conftest import SCENARIOS
+
+from generator import house, systems
+from generator.errors import InputProblems
+from generator.loading import load_file
+
+
+def _text(path) -> str:
+    pdf = pypdfium2.PdfDocument(str(path))
+    try:
+        return "\n".join(pdf[i].get_textpage().get_text_range() for i in range(len(pdf)))
+    finally:
+        pdf.close()
+
+
+def _write(folder, name: str, text: str):
+    path = folder / name
+    path.write_text(textwrap.dedent(text).lstrip(), encoding="utf-8")
+    return path
+
+
+def _problems(path, system_id: str) -> list:
+    with pytest.raises(InputProblems) as caught:
+        systems.get(system_id).with_house_rules(path)
+    return caught.value.problems
+
+
+# --- muster rules -------------------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("system_id", systems.known())
+def test_the_printed_rule_data_is_a_house_file_that_changes_nothing(muster, tmp_path, system_id):
+    done = muster("rules", system_id)
+    assert done.code == 0, done.err
+    path = tmp_path / "house.yaml"
+    path.write_text(done.out, encoding="utf-8")
+    assert load_file(path).data["system"] == system_id
+    merged = systems.get(system_id).with_house_rules(path)
+    assert merged.house.changes == []
+    assert merged.rules == systems.get(system_id).rules
+    again = muster("rules", system_id, "--house-rules", path)
+    assert again.code == 0, again.err
+    assert "  # house rule" not in again.out  # no value is marked changed
+
+
+def test_the_printed_rule_data_keeps_its_notes_as_comments(muster):
+    out = muster("rules", "fireteam-tomorrow").out
+    assert "\nsystem: fireteam-tomorrow\n" in out
+    assert not re.search(r"^\s*-?\s*note:", out, re.MULTILINE)
+    # the medic's note (a reading of the original rules) sits above its entry as a comment
+    assert '# The original rules say "add only ONE of these three modifiers"' in out
+    assert "\nid:" not in out and "\ntitle: Fireteam" not in out  # the system's own, not a house file's
+
+
+# --- merging ------------------------------------------------------------------------------------------------
+
+KESSEL = """
+    system: fireteam-tomorrow
+    title: Kessel Valley Club house rules
+    note: Played at the club since 2025.
+    recovery:
+      target: 7
+      note: Our medics are better.
+    weapons:
+      - name: Assault rifle
+        range: 32
+      - name: Plasma lance
+        class: special
+        level: 3
+        range: 12
+    """
+
+
+def test_mappings_merge_by_key_and_named_lists_by_name(tmp_path):
+    base = systems.get("fireteam-tomorrow")
+    merged = base.with_house_rules(_write(tmp_path, "club.yaml", KESSEL))
+    assert merged.rules.recovery.target == 7 and merged.rules.recovery.dice == base.rules.recovery.dice
+    assert base.rules.recovery.target == 8  # the built-in system is untouched
+    weapons = {w.name: w for w in merged.rules.weapons}
+    assert weapons["Assault rifle"].range == 32 and weapons["Assault rifle"].level == 1
+    assert weapons["Plasma lance"].level == 3
+    assert [w.name for w in merged.rules.weapons][: len(base.rules.weapons)] == [w.name for w in base.rules.weapons]
+    changes = {c.path: (c.was, c.now) for c in merged.house.changes}
+    assert changes[("recovery", "target")] == (8, 7)
+    assert len(changes) == 3
+    assert set(merged.house.notes.values()) == {"Played at the club since 2025.", "Our medics are better."}
+    assert merged.house.notes[("recovery",)] == "Our medics are better."
+
+
+def test_a_reference_line_follows_the_value_it_names(tmp_path):
+    merged = systems.get("fireteam-tomorrow").with_house_rules(_write(tmp_path, "club.yaml", KESSEL))
+    lines = [line for s in merged.reference()["sections"] for line in s["lines"] if "stands up" in line]
+    assert lines == ["Roll 2D6 for each HIT figure; 7 or more stands up, less is removed."]
+
+
+# --- problems, at the house file's own lines --------------------------------------------------------------
+
+
+def test_an_unknown_key_is_named_at_its_line_with_did_you_mean(tmp_path):
+    path = _write(tmp_path, "club.yaml", "system: fireteam-tomorrow\nrecovery:\n  targte: 7\n")
+    [problem] = _problems(path, "fireteam-tomorrow")
+    assert (problem.file, problem.line, problem.col) == (str(path), 3, 3)
+    assert "did you mean 'target'" in problem.message
+
+
+def test_rule_data_that_no_longer_holds_together_is_refused_at_the_changed_value(tmp_path):
+    path = _write(tmp_path, "club.yaml", "system: fireteam-tomorrow\nlimits:\n  team_min: 9\n")
+    [problem] = _problems(path, "fireteam-tomorrow")
+    assert (problem.file, problem.line) == (str(path), 3)
+    assert "above the most" in problem.message
+
+
+def test_a_wrong_type_and_a_new_entry_missing_keys_are_each_reported(tmp_path):
+    text = "system: fireteam-tomorrow\nrecovery:\n  target: seven\nweapons:\n  - name: Rifle\n    range: 30\n"
+    problems = _problems(_write(tmp_path, "club.yaml", text), "fireteam-tomorrow")
+    assert [(p.line, p.path) for p in problems][:1] == [(3, "recovery.target")]
+    assert any(p.line == 5 and "missing key 'class'" in p.message for p in problems)
+
+
+def test_a_house_text_naming_no_value_is_refused(tmp_path):
+    text = "system: fireteam-tomorrow\nrecovery:\n  rule: Roll {recovery.dice}D6; {recovery.goal} or more.\n"
+    [problem] = _problems(_write(tmp_path, "club.yaml", text), "fireteam-tomorrow")
+    assert problem.line == 3 and "{recovery.goal} names no value" in problem.message
+
+
+@pytest.mark.parametrize(
+    "text, words",
+    [
+        ("recovery: {target: 7}\n", "missing key 'system'"),
+        ("system: fireteem-tomorrow\n", "did you mean 'fireteam-tomorrow'"),
+        ("system: para-bellum\n", "for para-bellum, not fireteam-tomorrow"),
+        ("system: fireteam-tomorrow\nid: other\n", "`id` is the system's own"),
+        ("- a list\n", "a house-rules file is a mapping"),
+    ],
+)
+def test_the_files_own_keys_are_checked(tmp_path, text, words):
+    problems = _problems(_write(tmp_path, "club.yaml", text), "fireteam-tomorrow")
+    assert any(words in p.message for p in problems), problems
+
+
+def test_a_bad_house_file_is_exit_1_with_its_line_and_no_traceback(muster, tmp_path):
+    path = _write(tmp_path, "club.yaml", "system: fireteam-tomorrow\nrecovery:\n  target: 40\n")
+    for args in (("odds", "fireteam-tomorrow"), ("rules", "fireteam-tomorrow")):
+        done = muster(*args, "--house-rules", path)
+        assert done.code == 1
+        assert f"{path}:3:11: recovery.target:" in done.err and "Traceback" not in done.err
+
+
+def test_house_rules_for_another_system_or_twice_are_usage_errors(muster, tmp_path):
+    path = _write(tmp_path, "club.yaml", KESSEL)
+    other = _write(tmp_path, "other.yaml", "system: fireteam-tomorrow\n")
+    assert muster("odds", "para-bellum", "--house-rules", path).code == 2
+    done = muster("odds", "fireteam-tomorrow", "--house-rules", path, "--house-rules", other)
+    assert done.code == 2 and "both house rules for fireteam-tomorrow" in done.err
+
+
+# --- a scenario's own house rules ---------------------------------------------------------------------------
+
+
+def _bridge(tmp_path, house_line: str):
+    text = (SCENARIOS / "bridge.yaml").read_text(encoding="utf-8")
+    text = text.replace("system: fireteam-tomorrow\n", f"system: fireteam-tomorrow\n{house_line}\n", 1)
+    return _write(tmp_path, "bridge.yaml", text)
+
+
+@pytest.mark.parametrize(
+    "name, words",
+    [
+        ("../club.yaml", "plain relative path"),
+        ("/etc/passwd", "plain relative path"),
+        ("missing.yaml", "house-rules file not found"),
+        ("club.txt", "plain relative path"),
+    ],
+)
+def test_a_scenario_names_a_yaml_file_in_its_own_folder(muster, tmp_path, name, words):
+    done = muster("validate", _bridge(tmp_path, f"house_rules: {name}"))
+    assert done.code == 1
+    assert "house_rules:" in done.err or "house_rules" in done.err
+    assert words in done.err
+
+
+def test_a_link_out_of_the_scenarios_folder_is_refused(muster, tmp_path):
+    outside = tmp_path / "elsewhere"
+    outside.mkdir()
+    _write(outside, "club.yaml", KESSEL)
+    inside = tmp_path / "game"
+    inside.mkdir()
+    (inside / "club.yaml").symlink_to(outside / "club.yaml")
+    done = muster("validate", _bridge(inside, "house_rules: club.yaml"))
+    assert done.code == 1 and "outside the scenario's folder" in done.err
+
+
+def test_a_scenarios_house_rules_shape_its_deck_and_the_command_line_overrides_them(muster, tmp_path):
+    _write(tmp_path, "club.yaml", KESSEL)
+    scenario = _bridge(tmp_path, "house_rules: club.yaml")
+    deck = muster("deck", scenario, "--json")
+    assert deck.code == 0, deck.err
+    assert deck.json()["house_rules"]["title"] == "Kessel Valley Club house rules"
+    plain = _write(tmp_path, "plain.yaml", "system: fireteam-tomorrow\ntitle: Nothing changed\n")
+    deck = muster("deck", scenario, "--json", "--house-rules", plain)
+    assert deck.json()["house_rules"]["title"] == "Nothing changed"
+    # a house limit lets through what the rules as written refuse (a team of seven), and only with it
+    big = _write(tmp_path, "big.yaml", "system: fireteam-tomorrow\nlimits:\n  team_max: 9\n")
+    assert muster("deck", SCENARIOS / "bridge.yaml", "--house-rules", big).code == 0
+
+
+# --- every printed page follows ----------------------------------------------------------------------------
+
+
+def test_a_changed_recovery_target_changes_odds_card_roster_and_reference(muster, tmp_path):
+    """The issue's test: Fireteam's recovery target 7 through a house file; the odds JSON, the Recovery card, the
+    roster's recovery chances and the reference line all change, and the pack says which house rules it plays."""
+    club = _write(tmp_path, "club.yaml", "system: fireteam-tomorrow\ntitle: Kessel Club\nrecovery: {target: 7}\n")
+    plain = json.loads(muster("odds", "fireteam-tomorrow", "--json").out)
+    housed = muster("odds", "fireteam-tomorrow", "--json", "--house-rules", club).json()
+    assert housed["house_rules"]["title"] == "Kessel Club"
+
+    def recovery(tables):
+        return next(t for t in tables["tables"] if t["title"].startswith("Recovery"))
+
+    assert recovery(plain)["title"].endswith("8 or more") and recovery(housed)["title"].endswith("7 or more")
+    assert recovery(housed)["rows"][0]["recover"] == "7/12" and recovery(plain)["rows"][0]["recover"] == "5/12"
+
+    out = tmp_path / "out"
+    done = muster("build", SCENARIOS / "bridge.yaml", "--out", out, "--house-rules", club)
+    assert done.code == 0, done.err
+    pack, cards = _text(out / "bridge" / "bridge.pdf"), _text(out / "bridge" / "bridge-cards.pdf")
+    assert "Played with house rules: Kessel Club, 1 change" in pack
+    assert "Recovery › target. 7 (the rules as written: 8)." in pack
+    assert "Roll 2D6 for each HIT figure; 7 or more stands up" in pack and "8 or more stands up" not in pack
+    assert "recovers 58.3%" in pack and "recovers 41.7%" not in pack  # a Fair team in light armour: 7+ on 2D6
+    assert "rolls 2D6: 7 or more, it" in cards and "8 or more, it" not in cards
+
+
+def test_built_in_rules_files_are_untouched_by_a_merge(tmp_path):
+    system = systems.get("fireteam-tomorrow")
+    before = system.rules_doc.data["recovery"]["target"]
+    system.with_house_rules(_write(tmp_path, "club.yaml", KESSEL))
+    assert system.rules_doc.data["recovery"]["target"] == before
+    assert house.rule_label(system.rules_doc.data, ("weapons", 2, "range")) == "Weapons › Assault rifle › range"
+
+
+def test_copying_a_scenario_folder_with_its_house_file_keeps_them_together(muster, tmp_path):
+    _write(tmp_path, "club.yaml", KESSEL)
+    scenario = _bridge(tmp_path, "house_rules: club.yaml")
+    moved = tmp_path / "moved"
+    moved.mkdir()
+    shutil.copy(scenario, moved / "bridge.yaml")
+    shutil.copy(tmp_path / "club.yaml", moved / "club.yaml")
+    assert muster("validate", moved / "bridge.yaml").code == 0
+
+
+# --- a booklet ----------------------------------------------------------------------------------------------
+
+
+def test_a_booklet_keys_chapters_on_their_house_rules_and_gives_them_their_own_appendix(tmp_path, monkeypatch):
+    """Chapters played with house rules share an appendix only with chapters played with the same file's rules (it
+    prints their odds and reference), and an edited house file is a new chapter and appendix, not the cached ones."""
+    from pypdf import PdfReader
+    from test_hostile import MINIMAL
+
+    from generator.booklet import booklet
+
+    monkeypatch.setenv("MUSTER_CACHE", str(tmp_path / "cache"))
+    folder = tmp_path / "club"
+    folder.mkdir()
+    club = _write(folder, "club.yaml", "system: fireteam-tomorrow\ntitle: Kessel Club\nrecovery: {target: 7}\n")
+    plain = folder / "plain.yaml"
+    plain.write_text("title: Plain raid\nsystem: fireteam-tomorrow\nbriefing: Go.\nvictory:" + MINIMAL)
+    housed = folder / "housed.yaml"
+    housed.write_text(
+        "title: Housed raid\nsystem: fireteam-tomorrow\nhouse_rules: club.yaml\nbriefing: Go.\nvictory:" + MINIMAL
+    )
+    out = tmp_path / "booklet.pdf"
+
+    def build() -> tuple[str, list[str], dict]:
+        stats: dict = {}
+        booklet([str(plain), str(housed)], out, jobs=1, statistics=stats.update)
+        reader = PdfReader(out)
+        return (
+            "\n".join(page.extract_text() for page in reader.pages),
+            [o.title for o in reader.outline if hasattr(o, "title")],
+            stats,
+        )
+
+    text, outline, _ = build()
+    assert "Appendix A: Fireteam Tomorrow" in outline and "Appendix B: Fireteam Tomorrow, Kessel Club" in outline
+    assert "played with Kessel Club" in text
+    assert "7 or more stands up" in text and "8 or more stands up" in text  # each appendix its own rules
+    club.write_text("system: fireteam-tomorrow\ntitle: Kessel Club\nrecovery: {target: 6}\n", encoding="utf-8")
+    text, _, stats = build()
+    assert stats["rendered"] == 2  # the housed chapter and its appendix; the plain ones came from the cache
+    assert "6 or more stands up" in text and "7 or more stands up" not in text
