@@ -52,7 +52,9 @@ def load(path: str | Path, house_rules: dict[str, str] | None = None) -> Scenari
     return validate(load_file(path), house_rules)
 
 
-def warnings_of(path: str, card_size: str | None = None) -> tuple[list[Problem], str]:
+def warnings_of(
+    path: str, card_size: str | None = None, house_rules: dict[str, str] | None = None
+) -> tuple[list[Problem], str]:
     """Validate one file (in a limited child: see validate_limited); its warnings and its system's id, or
     InputProblems. With a card size, its names must also fit that size's cards (check_card_fit), as build requires.
     A booklet's config (no system, a config's own keys) is checked as one: no warnings, no system ("")."""
@@ -62,13 +64,15 @@ def warnings_of(path: str, card_size: str | None = None) -> tuple[list[Problem],
     if is_config(doc.data):
         check_config(str(path), doc)
         return [], ""
-    scenario = validate(doc)
+    scenario = validate(doc, house_rules)
     if card_size is not None:
         check_card_fit(scenario, card_size)
     return scenario.warnings, scenario.system.id
 
 
-def validate_limited(paths: list[str], card_size: str | None = None, jobs: int = 1) -> list[Problem]:
+def validate_limited(
+    paths: list[str], card_size: str | None = None, jobs: int = 1, house_rules: dict[str, str] | None = None
+) -> list[Problem]:
     """Validate each file in its own limited child, so that no file can cost more than the limits say; with a
     card size, every name must fit that size's cards at 7 pt too. Up to `jobs` children run at once.
 
@@ -91,14 +95,14 @@ def validate_limited(paths: list[str], card_size: str | None = None, jobs: int =
     def failed(index: int, err: InputProblems) -> None:
         problems[index] = err.problems
 
-    jobs_ = [(str(path), (str(path), card_size)) for path in paths]
+    jobs_ = [(str(path), (str(path), card_size, house_rules)) for path in paths]
     run_each_limited(_warnings_of, jobs_, jobs, done, failed, "validating")
     if problems:
         raise InputProblems([p for index in sorted(problems) for p in problems[index]])
     return [w for index in sorted(warnings) for w in warnings[index]]
 
 
-def _warnings_of(job: tuple[str, str | None]) -> tuple[list[Problem], str]:
+def _warnings_of(job: tuple[str, str | None, dict | None]) -> tuple[list[Problem], str]:
     return warnings_of(*job)
 
 

@@ -206,6 +206,7 @@ def parser() -> argparse.ArgumentParser:
         "--jobs", type=_positive, default=min(2, os.cpu_count() or 1), help="processes to render with (default 2)"
     )
     p.add_argument("--no-cache", action="store_true", help="render every chapter again")
+    p.add_argument("--house-rules", action="append", default=[], metavar="FILE", help=HOUSE_HELP)
 
     p = sub.add_parser("systems", help="the known rule systems")
     p.add_argument("--json", action="store_true", help="as JSON, not text")
@@ -352,7 +353,7 @@ def cmd_booklet(args) -> int:
         args.scenarios,
         out,
         args.config,
-        Options(paper=args.paper),
+        Options(paper=args.paper, house_rules=tuple(_house_rules(args).items())),
         args.jobs,
         not args.no_cache,
         progress=_ProgressBar(sys.stderr),

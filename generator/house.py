@@ -77,7 +77,13 @@ class MergedDocument(Document):
             if probe in self.origin:
                 return self.house.problem(self.origin[probe] + path[len(probe) :], message, key)
             if probe in self.marks or not probe:
-                return super().problem(path, message, key)
+                name = Path(self.house.file).name
+                return super().problem(
+                    path,
+                    f"{message} (a value of the rules as written, which the house rules in {name} no longer agree "
+                    f"with: set it in {name} too)",
+                    key,
+                )
             probe = probe[:-1]
 
 

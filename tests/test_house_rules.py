@@ -303,3 +303,140 @@ def test_a_booklet_keys_chapters_on_their_house_rules_and_gives_them_their_own_a
     text, _, stats = build()
     assert stats["rendered"] == 2  # the housed chapter and its appendix; the plain ones came from the cache
     assert "6 or more stands up" in text and "7 or more stands up" not in text
+
+
+def test_a_booklet_config_names_house_rules_per_system_and_the_command_line_overrides_them(muster, tmp_path):
+    from pypdf import PdfReader
+    from test_hostile import MINIMAL
+
+    folder = tmp_path / "club"
+    folder.mkdir()
+    _write(folder, "club.yaml", "system: fireteam-tomorrow\ntitle: Kessel Club\nrecovery: {target: 7}\n")
+    _write(folder, "strict.yaml", "system: fireteam-tomorrow\ntitle: Strict Club\nrecovery: {target: 9}\n")
+    raid = folder / "raid.yaml"
+    raid.write_text(
+        "title: Raid\nsystem: fireteam-tomorrow\nhouse_rules: strict.yaml\nbriefing: Go.\nvictory:" + MINIMAL
+    )
+    config = _write(folder, "season.yaml", "club: K\nseason: W\nhouse_rules:\n  fireteam-tomorrow: club.yaml\n")
+    out = tmp_path / "b.pdf"
+    done = muster("booklet", raid, "--config", config, "--out", out, "--no-cache")
+    assert done.code == 0, done.err
+    text = "\n".join(page.extract_text() for page in PdfReader(out).pages)
+    assert "Kessel Club" in text and "7 or more stands up" in text and "Strict Club" not in text
+    done = muster(
+        "booklet", raid, "--config", config, "--out", out, "--no-cache", "--house-rules", folder / "strict.yaml"
+    )
+    assert done.code == 0, done.err
+    text = "\n".join(page.extract_text() for page in PdfReader(out).pages)
+    assert "Strict Club" in text and "9 or more stands up" in text and "Kessel Club" not in text
+    bad = _write(folder, "bad.yaml", "club: K\nseason: W\nhouse_rules:\n  fireteam-tomorow: club.yaml\n")
+    done = muster("validate", bad)
+    assert done.code == 1 and f"{bad}:4:3:" in done.err and "did you mean 'fireteam-tomorrow'" in done.err
+
+
+def _pack_html(scenario_path, houses: dict) -> tuple[str, str]:
+    from generator import build
+
+    scenario = build.load(scenario_path, houses)
+    pack, sheet = build.compute(scenario, build.choose_seed(scenario, None), build.Options())
+    return build.render_html(scenario, pack, sheet)
+
+
+def test_morschauser_follows_a_house_bag_of_tiles_and_a_units_battle_power(tmp_path):
+    """Morschauser's schedule page said "the bag of 52" and "Ace to King, and equal ranks Hearts, Clubs, Diamonds,
+    Spades" whatever the rule data held; a club playing without Spades, and with stronger infantry, gets its
+    own bag on every page that speaks of it, and its infantry's power on the roster, the cards and the reference."""
+    club = _write(
+        tmp_path,
+        "club.yaml",
+        """
+        system: morschauser-modern
+        title: Three suits
+        turn:
+          cards: 39
+          suits: [H, C, D]
+          suit_names: [Hearts, Clubs, Diamonds]
+        limits:
+          units_max: 39
+        unit_types:
+          - name: Infantry
+            battle_power: 6
+        """,
+    )
+    plain_pack, plain_cards = _pack_html(SCENARIOS / "weissach-bridge.yaml", {})
+    pack, cards = _pack_html(SCENARIOS / "weissach-bridge.yaml", {"morschauser-modern": str(club)})
+    assert "from the bag of 52 " in plain_pack and "from the bag of 52 " not in pack
+    assert "from the bag of 39 " in pack and "equal ranks Hearts, Clubs, Diamonds." in pack
+    assert "one bag of 39, so a game has at most 39 units" in pack  # the rule data's own note
+    assert "Played with house rules:</b> Three suits" in pack
+    assert "Unit types › Infantry › battle power." in pack
+    infantry = [row for row in re.findall(r"<tr[^>]*>.*?</tr>", pack, re.S) if ">Infantry<" in row]
+    assert infantry and all(">6<" in row for row in infantry[:1])
+    assert cards != plain_cards
+
+
+def test_a_house_rule_that_breaks_the_bag_is_refused_at_its_line(tmp_path):
+    path = _write(tmp_path, "club.yaml", "system: morschauser-modern\nturn:\n  cards: 40\n")
+    [problem] = _problems(path, "morschauser-modern")
+    assert (problem.file, problem.line) == (str(path), 3) and "13 ranks of 4 suits make 52 tiles" in problem.message
+
+
+def test_a_built_in_value_a_house_rule_no_longer_agrees_with_says_to_set_it_in_the_house_file(tmp_path):
+    path = _write(
+        tmp_path,
+        "club.yaml",
+        "system: morschauser-modern\nturn:\n  cards: 39\n  suits: [H, C, D]\n  suit_names: [Hearts, Clubs, Diamonds]\n",
+    )
+    [problem] = _problems(path, "morschauser-modern")
+    assert problem.file.endswith("rules.yaml") and problem.path == "limits.units_max"
+    assert "at most the 39 tiles" in problem.message and "set it in club.yaml too" in problem.message
+
+
+def test_every_roll_reads_its_dice_from_the_rule_data(muster, tmp_path):
+    """The odds rolled 2D6 for fire, recovery, HTH and jumps whatever `dice` the rule data gave: a house rule of 3D6
+    changed the printed words and left the odds wrong. 3D6 + 0 reaching 8: 1 - 35/216."""
+    club = _write(tmp_path, "club.yaml", "system: fireteam-tomorrow\nrecovery: {dice: 3}\n")
+    tables = muster("odds", "fireteam-tomorrow", "--json", "--house-rules", club).json()["tables"]
+    recovery = next(t for t in tables if t["title"].startswith("Recovery"))
+    assert recovery["title"] == "Recovery: 3D6 + modifiers, 8 or more"
+    assert recovery["rows"][0]["recover"] == "181/216"
+
+
+# a rule's number written into a template or into the code that words cards and pages: it would print whatever a
+# house rule says (the dice rolled, a target, the bag of tiles)
+RULE_NUMBER = re.compile(r"\b\d+D6\b|\b\d+ or more\b|\bbag of \d+|\bwithin \d+")
+
+
+def _literals(path) -> list[tuple[int, str]]:
+    """A Python file's string literals (f-string parts too) but its docstrings and comments, with their lines."""
+    import ast
+
+    tree = ast.parse(path.read_text(encoding="utf-8"))
+    docs = set()
+    for node in ast.walk(tree):
+        if isinstance(node, (ast.Module, ast.FunctionDef, ast.ClassDef, ast.AsyncFunctionDef)):
+            body = getattr(node, "body", [])
+            if body and isinstance(body[0], ast.Expr) and isinstance(getattr(body[0], "value", None), ast.Constant):
+                docs.add(id(body[0].value))
+    return [
+        (node.lineno, node.value)
+        for node in ast.walk(tree)
+        if isinstance(node, ast.Constant) and isinstance(node.value, str) and id(node) not in docs
+    ]
+
+
+def test_no_rule_number_is_written_into_templates_or_card_and_page_code():
+    from conftest import ROOT
+
+    found = []
+    for template in sorted((ROOT / "templates").rglob("*.html")):
+        text = re.sub(r"\{#.*?#\}", "", template.read_text(encoding="utf-8"), flags=re.S)  # comments say anything
+        found += [f"{template.name}: {m.group(0)}" for m in RULE_NUMBER.finditer(text)]
+    for module in sorted((ROOT / "generator" / "systems").glob("*/*.py")):
+        if module.stem in ("cards", "pack", "roster", "odds", "deck"):
+            found += [
+                f"{module.parent.name}/{module.name}:{line}: {text}"
+                for line, text in _literals(module)
+                if RULE_NUMBER.search(text)
+            ]
+    assert not found, found

@@ -13,7 +13,7 @@ import os
 import tempfile
 import time
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from functools import partial
 from itertools import count
 from pathlib import Path
@@ -52,7 +52,11 @@ def booklet(
     """
     options = options or Options()
     stats: dict = {}
-    config, parts = plan(config_path, paths, then=partial(cache_keys, options=options), jobs=jobs)
+    config, parts = plan(
+        config_path, paths, then=partial(cache_keys, options=options), jobs=jobs, house_rules=dict(options.house_rules)
+    )
+    # the house rules each system's chapters play: the config's, or the command line's
+    options = replace(options, house_rules=tuple(sorted(config["house_rules"].items())))
     cache = cache_folder() if use_cache else None
     # the whole booklet's key: the config as read (the cover's pictures in it as their checked bytes, read once in
     # the config's limited child) and every part's key; nothing here reads a file of the user's again

@@ -35,11 +35,11 @@ def _fingerprint() -> str:
     return digest.hexdigest()
 
 
-def _pictures(path: str) -> tuple[bytes, frozenset[tuple[str, str]]]:
+def _pictures(path: str, houses: dict[str, str]) -> tuple[bytes, frozenset[tuple[str, str]]]:
     """What the scenario's pictures put on its pages: each one's name and a hash of its bytes (as checked, and as
     the page will hold them: data: URLs, so the folder the scenario sits in never reaches the page); and each
     picture's path with that hash, as fetcher.READ notes them."""
-    scenario = load_scenario(path)
+    scenario = load_scenario(path, houses)
     texts = [scenario.data["briefing"], scenario.data["victory"]] + [s.get("briefing") or "" for s in scenario.sides]
     digest, seen = hashlib.sha256(), set()
     for text in texts:
@@ -66,8 +66,10 @@ def _inputs(sources: list[bytes], pictures: frozenset | None) -> tuple:
     return tuple(hashlib.sha256(source).hexdigest() for source in sources), pictures
 
 
-def cache_keys(parts: list[Part], options: Options) -> None:
-    """Give each part its cache key: a hash of everything that shapes its pages."""
+def cache_keys(parts: list[Part], houses: dict[str, str], options: Options) -> None:
+    """Give each part its cache key: a hash of everything that shapes its pages (with the house rules `houses`
+    played by system: their bytes are in the key through each scenario's)."""
+    options = replace(options, house_rules=tuple(sorted(houses.items())))
     code = _fingerprint()
     for part in parts:
         digest = hashlib.sha256(code.encode())
@@ -82,11 +84,11 @@ def cache_keys(parts: list[Part], options: Options) -> None:
             paths = [part.path]
         sources, pictures = [], frozenset()
         for path in paths:  # an edited scenario is a new chapter, and a new appendix where it is made from it
-            source = scenario_source(load_scenario(path))
+            source = scenario_source(load_scenario(path, houses))
             digest.update(source)
             sources.append(source)
             if part.kind != APPENDIX:  # an edited map is a new chapter; an appendix prints no scenario's pictures
-                drawn, notes = _pictures(path)
+                drawn, notes = _pictures(path, houses)
                 digest.update(drawn)
                 pictures |= notes
         part.inputs = _inputs(sources, pictures if part.kind != APPENDIX else None)
@@ -119,7 +121,7 @@ def _render_part(args: tuple) -> tuple[bytes, int, dict, bool]:
     played_in = []
     played = frozenset(ident for names, _, _ in paths for ident in names)  # an appendix's: every chapter's variants
     for names, path, titles in paths:
-        scenario = load_scenario(path)
+        scenario = load_scenario(path, dict(options.house_rules))
         seed = choose_seed(scenario, options.seed)
         pack, _ = compute(
             scenario, seed, options, with_cards=False, whole_reference=mode == APPENDIX, book_variants=played

@@ -10,7 +10,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from .. import markup
+from .. import house, markup, systems
 from ..build import APPENDIX, CHAPTER, load, validate_limited
 from ..errors import InputProblems, Problem
 from ..fetcher import PictureRefused, picture_url, read_picture
@@ -43,6 +43,19 @@ CONFIG = Record(
             Str(200, None, "a picture file beside this file"),
             "The club's logo on the cover: a PNG, JPEG, GIF, WebP or SVG file in this file's folder.",
             required=False,
+        ),
+        Key(
+            "house_rules",
+            Record(
+                [
+                    Key(system_id, Str(200, None, "a house-rules file beside this file"), "", required=False)
+                    for system_id in systems.known()
+                ]
+            ),
+            "A club's house-rules file for each system, by its id (fireteam-tomorrow: club.yaml), in this file's"
+            " folder: every chapter of that system plays it, instead of any its scenario names.",
+            required=False,
+            default={},
         ),
         Key(
             "double_sided",
@@ -120,17 +133,25 @@ DEFAULT_CONFIG = {
     "double_sided": False,
     "introduction_html": "",  # the introduction as the cover prints it, its pictures' checked bytes in it
     "logo_url": None,  # the logo's checked bytes as a data: URL
+    "house_rules": {},  # the house-rules file each system's chapters play, by system id
 }
 
 
 def plan(
-    config_path: str | None, paths: list[str], then: Callable[[list[Part]], None] | None = None, jobs: int = 1
+    config_path: str | None,
+    paths: list[str],
+    then: Callable[[list[Part], dict[str, str]], None] | None = None,
+    jobs: int = 1,
+    house_rules: dict[str, str] | None = None,
 ) -> tuple[dict, list[Part]]:
     """The booklet's cover data and the parts to render, `then` done to them (their cache keys). Every problem is
     collected before any is reported: the config's (its keys, chapters, logo) and every scenario's, listed together.
 
     Nothing here reads the user's files in this process: the config, each scenario and then the planning (which
-    loads every scenario again and reads their pictures for the keys) each run in a limited child."""
+    loads every scenario again and reads their pictures for the keys) each run in a limited child.
+
+    The house rules every chapter of a system plays are the config's `house_rules` for it, else `house_rules`
+    (the command line's) for it; config["house_rules"] says which were played, and `then` is given them too."""
     problems: list[Problem] = []
     config, ordered = dict(DEFAULT_CONFIG), list(paths)
     try:
@@ -140,11 +161,14 @@ def plan(
             )
     except InputProblems as err:  # the scenarios are still read, in the command line's order
         problems.extend(err.problems)
+    houses = {**config.get("house_rules", {}), **(house_rules or {})}  # the command line's over the config's
+    config["house_rules"] = houses
     try:
-        validate_limited(
-            ordered, jobs=jobs
-        )  # each file first in its own limited child: none costs more than the limits
-        parts = run_limited(_planned, (ordered, then), ordered[0] if ordered else "booklet", "planning the booklet")
+        # each file first in its own limited child: none costs more than the limits
+        validate_limited(ordered, jobs=jobs, house_rules=houses)
+        parts = run_limited(
+            _planned, (ordered, then, houses), ordered[0] if ordered else "booklet", "planning the booklet"
+        )
     except InputProblems as err:
         problems.extend(err.problems)
     if problems:
@@ -152,11 +176,11 @@ def plan(
     return config, parts
 
 
-def _planned(paths: list[str], then: Callable[[list[Part]], None] | None) -> list[Part]:
+def _planned(paths: list[str], then, houses: dict[str, str]) -> list[Part]:
     """In a limited child: the parts, `then` done to them."""
-    parts = plan_parts(paths)
+    parts = plan_parts(paths, houses)
     if then is not None:
-        then(parts)
+        then(parts, houses)
     return parts
 
 
@@ -173,6 +197,7 @@ def load_config(path: str | None, paths: list[str], doc=None) -> tuple[dict, lis
     if data is not INVALID and not checker.problems:
         paths = _chapter_order(data["chapters"], paths, doc, checker)
         data["logo"] = _logo(data["logo"], doc, checker)
+        data["house_rules"] = _house_rules(data["house_rules"], doc, checker)
         # the introduction is prose like a briefing: checked the same way, its pictures from this file's folder
         check_prose(doc, checker, ("introduction",), data["introduction"])
     if checker.problems or data is INVALID:
@@ -246,6 +271,25 @@ def _chapter_order(names: list[str] | None, paths: list[str], doc, checker: Chec
     return ordered
 
 
+def _house_rules(named: dict, doc, checker: Checker) -> dict[str, str]:
+    """Each system's house-rules file, resolved in the config's folder (as a scenario's own is in its folder) and
+    checked against its system's rule data: its problems are reported at its own lines."""
+    out = {}
+    for system_id, name in named.items():
+        if name is None:
+            continue
+        try:
+            path = house.named_file(doc.folder, name)
+            systems.get(system_id).with_house_rules(path)
+        except ValueError as err:
+            checker.report(("house_rules", system_id), str(err))
+        except InputProblems as err:
+            checker.problems.extend(err.problems)
+        else:
+            out[system_id] = str(path)
+    return out
+
+
 def _logo(name: str | None, doc, checker: Checker) -> str | None:
     """The logo's absolute path, checked as a scenario's pictures are: a plain relative path
     (generator/markup.py), a real picture file inside the config's folder (generator/fetcher.py)."""
@@ -268,25 +312,28 @@ def _logo(name: str | None, doc, checker: Checker) -> str | None:
 _LOADED: dict = {}  # per process: a scenario read once serves its chapter and its system's appendix
 
 
-def load_scenario(path: str):
-    """A scenario, loaded once per process while its file is unchanged."""
+def load_scenario(path: str, houses: dict[str, str] | None = None):
+    """A scenario, loaded once per process while its file is unchanged; `houses`, the house rules played by
+    system instead of the scenario's own (scenario.validate)."""
+    houses = houses or {}
     try:
         stat = os.stat(path)
-        key = (path, stat.st_mtime_ns, stat.st_size)  # an edited file is read again
+        # an edited file is read again
+        key = (path, stat.st_mtime_ns, stat.st_size, tuple(sorted(houses.items())))
     except OSError:
-        return load(path)  # let load() word the problem
+        return load(path, houses)  # let load() word the problem
     if key not in _LOADED:
-        _LOADED[key] = load(path)
+        _LOADED[key] = load(path, houses)
     return _LOADED[key]
 
 
-def plan_parts(paths: list[str]) -> list[Part]:
+def plan_parts(paths: list[str], houses: dict[str, str] | None = None) -> list[Part]:
     """Load every scenario (collecting every problem of every file) and list the parts to render."""
     problems: list[Problem] = []
     scenarios = []
     for path in paths:
         try:
-            scenarios.append(load_scenario(path))
+            scenarios.append(load_scenario(path, houses))
         except InputProblems as err:
             problems.extend(err.problems)
     if problems:
