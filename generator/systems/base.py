@@ -62,8 +62,9 @@ def _notes(data: Any, where: str, leave_out: frozenset[str] = frozenset()) -> li
     return out
 
 
-# a rule text's reference to a value of the rule data: its keys joined by dots ("{recovery.target}"); a word alone
-# in braces is not one (a note part's "{each}" says where its list goes)
+# a rule text's reference to a value of the rule data: its keys joined by dots ("{recovery.target}"), a list's entry
+# named by its id or name ("{cover.light.defence}"); a word alone in braces is not one (a note part's "{each}" says
+# where its list goes)
 _REFERENCE = re.compile(r"\{([A-Za-z_]\w*(?:\.[A-Za-z_]\w*)+)\}")
 
 
@@ -76,6 +77,9 @@ def fill_references(doc: Document) -> Document:
     def value(dotted: str, path: tuple) -> str:
         node: Any = doc.data
         for name in dotted.split("."):
+            if isinstance(node, list):  # an entry of a list, by its id or its name (cover.light.defence)
+                node = next((e for e in node if isinstance(e, dict) and name in (e.get("id"), e.get("name"))), None)
+                node = {name: node} if node is not None else {}
             if not isinstance(node, dict) or name not in node:
                 checker.report(path, f"{{{dotted}}} names no value of the rule data")
                 return "{" + dotted + "}"

@@ -105,7 +105,7 @@ def card_text(
             lines.insert(  # before the obstacles, after the roll's odds
                 len(lines) - 1,
                 f'Jump packs: up to {jump.max}" instead, starting and landing at least {jump.clearance}" from any '
-                f"figure; then roll 2D6, and on a {jump.mishap_natural} the figure is HIT.",
+                f"figure; then roll {jump.dice}D6, and on a {jump.mishap_natural} the figure is HIT.",
             )
         return lines
     if card["type"] == "Fire":

@@ -14,7 +14,8 @@ class Jump(Model):
     """Jump packs."""
 
     max: int = key(Int(1, 200), "The longest jump in inches.")
-    mishap_natural: int = key(Int(2, 12), "The natural 2D6 roll after a jump that is a HIT.")
+    dice: int = key(Int(1, 6), "Dice rolled after a jump.")
+    mishap_natural: int = key(Int(1, 36), "The natural roll of those dice after a jump that is a HIT.")
     clearance: int = key(Int(0, 48), "Inches from any figure at take-off and landing.")
     vertical: int = key(Int(0, 200), "The highest straight jump up or down, in inches.")
     rule: str = key(RULE, "The rule in a sentence.")

@@ -12,23 +12,24 @@ from .models import Rules
 
 
 @cache
-def _twod6() -> Dist:
-    return nd(2)
+def _dice(count: int) -> Dist:
+    """The sum of `count` D6: every roll's odds read the rule data's dice (a house rule may roll 3D6)."""
+    return nd(count)
 
 
 def fire_hit(net: int, rules: Rules) -> Fraction:
     """P(HIT) when the firer's modifiers minus the target's come to `net`.
 
-    The firer's 2D6 + net must beat the target's 2D6; seed 001: a natural 12 against a natural 2
+    The firer's 2D6 (fire.dice) + net must beat the target's 2D6; seed 001: a natural 12 against a natural 2
     always HITs, no matter the modifiers.
     """
     always = rules.fire.always_hits
-    return _fire_hit(net, always.attacker_natural, always.defender_natural)
+    return _fire_hit(net, always.attacker_natural, always.defender_natural, rules.fire.dice)
 
 
 @cache
-def _fire_hit(net: int, attacker_natural: int, defender_natural: int) -> Fraction:
-    dice = _twod6()
+def _fire_hit(net: int, attacker_natural: int, defender_natural: int, count: int) -> Fraction:
+    dice = _dice(count)
     total = Fraction(0)
     for a, pa in dice.p.items():
         for d, pd in dice.p.items():
@@ -55,7 +56,7 @@ def fire_range(rules: Rules) -> range:
 
 
 def recover(modifier: int, rules: Rules) -> Fraction:
-    return (_twod6() + modifier).at_least(rules.recovery.target)
+    return (_dice(rules.recovery.dice) + modifier).at_least(rules.recovery.target)
 
 
 def recovery_range(rules: Rules) -> range:
@@ -86,7 +87,8 @@ def hth_bands(difference: int, rules: Rules) -> dict[str, Fraction]:
 
     The margin is (my 2D6 + mine) - (their 2D6 + theirs); bands are the winner's margin.
     """
-    margin = _twod6().combine(_twod6(), lambda a, b: a - b) + difference
+    dice = _dice(rules.hth.dice)
+    margin = dice.combine(dice, lambda a, b: a - b) + difference
     out = {}
     for band in rules.hth.bands:
         low, high = band.min, 10**6 if band.max is None else band.max
@@ -113,7 +115,7 @@ def recovery_table(rules: Rules) -> Table:
     rows = [{"modifier": m, "recover": recover(m, rules)} for m in recovery_range(rules)]
     return Table(
         "recovery",
-        f"Recovery: 2D6 + modifiers, {rules.recovery.target} or more",
+        f"Recovery: {rules.recovery.dice}D6 + modifiers, {rules.recovery.target} or more",
         [Column("modifier", "Modifier", "signed"), Column("recover", "Recovers")],
         rows,
         note="Otherwise the figure is removed from play.",
@@ -184,13 +186,13 @@ def movement_table(rules: Rules, vehicles: bool = True) -> Table:
 
 def jump_table(rules: Rules) -> Table:
     jump = rules.movement.jump
-    mishap = _twod6().prob(lambda x: x == jump.mishap_natural)
+    mishap = _dice(jump.dice).prob(lambda x: x == jump.mishap_natural)
     return Table(
         "jump",
         "Jump packs: mishap after a jump",
         [Column("max_inches", "Jump up to", "int", unit="inch"), Column("mishap", "HIT on landing")],
         [{"max_inches": jump.max, "mishap": mishap}],
-        note=f"Roll 2D6 after the jump; a {jump.mishap_natural} is a HIT.",
+        note=f"Roll {jump.dice}D6 after the jump; a {jump.mishap_natural} is a HIT.",
     )
 
 

@@ -38,6 +38,7 @@ def pack_data(rules: Rules, prepared, tables: list, leaves_out: frozenset[str]) 
         "source": rules.source,
         "team_withdraw_at": rules.morale.team_withdraw_at,
         "hth_rule": _hth_rule(rules),
+        "hth_dice": rules.hth.dice,
         "recovery_help": _recovery_help(rules),
         "hth_bonus": rules.hth.weapon_bonus,  # the weapons table's HTH bonus column: +2 or none, not "yes" or blank
         "left_out": _left_out(rules),

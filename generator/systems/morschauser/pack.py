@@ -7,6 +7,12 @@ from .deck import card_label
 from .looks import level_mark
 from .squares import square_name
 
+FACES = {"A": "Ace", "J": "Jack", "Q": "Queen", "K": "King"}  # a tile's rank as a player says it
+
+
+def _rank_word(rank: str) -> str:
+    return FACES.get(rank, rank)
+
 
 def pack(prepared, tables: list, powers: range, leaves_out: frozenset[str]) -> dict:
     """Plain data for the pack: the map, forces by side, the schedule, odds, the reference in play (its unit types
@@ -68,6 +74,13 @@ def pack(prepared, tables: list, powers: range, leaves_out: frozenset[str]) -> d
             for side in prepared.sides
         ],
         "schedule": schedule,
+        # the bag and the order the schedule's page states, from the rule data (a house rule may change them)
+        "tiles": {
+            "count": rules.turn.cards,
+            "first": _rank_word(rules.turn.ranks[0]),
+            "last": _rank_word(rules.turn.ranks[-1]),
+            "suits": ", ".join(rules.turn.suit_names),
+        },
         "unit_count": len(prepared.roster),
         "any_fires": any(row["fires"] for row in prepared.roster),  # the schedule's header keys its dagger
         "odds": odds,
