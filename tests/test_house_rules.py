@@ -440,3 +440,17 @@ def test_no_rule_number_is_written_into_templates_or_card_and_page_code():
                 if RULE_NUMBER.search(text)
             ]
     assert not found, found
+
+
+@pytest.mark.parametrize("system_id", systems.known())
+def test_each_docs_page_shows_a_house_rules_example_that_merges_and_changes_what_it_says(system_id, tmp_path):
+    from conftest import ROOT
+
+    text = (ROOT / "docs" / f"{system_id}.md").read_text(encoding="utf-8")
+    section = text.split("## House rules", 1)[1].split("\n## ", 1)[0]
+    example = re.search(r"```yaml\n(.*?)```", section, re.S).group(1)
+    path = tmp_path / "club.yaml"
+    path.write_text(example, encoding="utf-8")
+    merged = systems.get(system_id).with_house_rules(path)
+    assert merged.house.changes and merged.house.notes
+    assert merged.rules != systems.get(system_id).rules
