@@ -231,7 +231,7 @@ def test_the_documented_example_validates_clean(muster, tmp_path):
     """The full example in docs/fireteam-tomorrow.md is a valid scenario with no warnings."""
     doc = (Path(__file__).parent.parent / "docs" / "fireteam-tomorrow.md").read_text(encoding="utf-8")
     path = tmp_path / "doc-example.yaml"
-    path.write_text(doc.split("```yaml\n", 1)[1].split("```", 1)[0], encoding="utf-8")
+    path.write_text(doc.split("## A full example", 1)[1].split("```yaml\n", 1)[1].split("```", 1)[0], encoding="utf-8")
     result = muster("validate", path)
     assert (result.code, result.err) == (0, "")
 

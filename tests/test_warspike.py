@@ -247,7 +247,7 @@ def test_every_rule_interpretation_reaches_the_reference_notes():
 def test_the_documented_example_validates_clean(muster, tmp_path):
     """The full example in docs/warspike.md is a valid scenario with no warnings."""
     doc = (SCENARIOS.parent / "docs" / "warspike.md").read_text()
-    example = doc.split("```yaml\n", 1)[1].split("```", 1)[0]
+    example = doc.split("## A full example", 1)[1].split("```yaml\n", 1)[1].split("```", 1)[0]
     path = tmp_path / "doc-example.yaml"
     path.write_text(example)
     result = muster("validate", path)
@@ -698,3 +698,20 @@ def test_the_reference_says_which_reactions_a_holding_unit_has_and_a_roster_says
     )
     assert "Every Unit is under hold orders: this side can never be Instigator." in ford
     assert "Units under hold orders. Every Unit" not in ford
+
+
+def test_the_reference_says_how_a_move_is_countered_and_the_note_says_where():
+    """Issue 14: a note said the Reaction cards print how to counter a Move Action; they did not. The seed: the
+    Retaliator "may" counter "by moving directly towards the Instigator's unit (or heading them off at their
+    perceived objective), or attacking them as they move". The quick reference prints all three; the note says
+    which pages print what."""
+    from generator import build
+
+    scenario = load(SCENARIOS / "warspike-bridge-race.yaml")
+    pack, sheet = build.compute(scenario, build.choose_seed(scenario, None), build.Options())
+    pack_html, _ = build.render_html(scenario, pack, sheet)
+    reference = pack_html.split('id="reference"', 1)[1]
+    assert "Countering a Move:</b> Any of your Units may counter a Move that targets no one (or let it go)" in reference
+    assert "heading it off at its objective, or attacking it as it moves." in reference
+    note = get("warspike").rules.movement_counter.note
+    assert "quick reference prints all three ways" in note and "Reaction cards print" not in note

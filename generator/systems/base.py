@@ -68,10 +68,10 @@ def _notes(data: Any, where: str, leave_out: frozenset[str] = frozenset()) -> li
 _REFERENCE = re.compile(r"\{([A-Za-z_]\w*(?:\.[A-Za-z_]\w*)+)\}")
 
 
-def fill_references(doc: Document) -> Document:
+def fill_references(doc: Document) -> tuple[Document, list]:
     """The document with every text's references to the rule data's own values filled in, so that a sentence the
-    reference sheet prints ("{recovery.target} or more stands up") says what the data says, house rules and all.
-    A reference to no value, or to a list or mapping, is a problem at the text's line (InputProblems)."""
+    reference sheet prints ("{recovery.target} or more stands up") says what the data says, house rules and all;
+    and the problems: a reference to no value, or to a list or mapping, at the text's line (left as written)."""
     checker = Checker(doc)
 
     def value(dotted: str, path: tuple) -> str:
@@ -99,9 +99,7 @@ def fill_references(doc: Document) -> Document:
         return node
 
     filled = fill(doc.data, ())
-    if checker.problems:
-        raise InputProblems(checker.problems)
-    return dataclasses.replace(doc, data=filled)
+    return dataclasses.replace(doc, data=filled), checker.problems
 
 
 @dataclass
@@ -162,14 +160,21 @@ class System:
     def rules(self) -> Any:
         """The rule data, checked like a scenario: a problem in rules.yaml is reported at its line and column, exit 1.
         Its texts' references to its own values ({recovery.target}) are filled in first (fill_references)."""
-        if self.rules_model is None:
-            return self.rules_filled.data
-        return check_document(self.rules_filled, self.rules_model.spec())
+        doc, unfilled = self._filled
+        rules = doc.data if self.rules_model is None else check_document(doc, self.rules_model.spec())
+        if unfilled:  # after the shape's problems: a renamed key is told as one, not as the texts naming it
+            raise InputProblems(unfilled)
+        return rules
 
     @cached_property
+    def _filled(self) -> tuple[Document, list]:
+        return fill_references(self.rules_doc)
+
+    @property
     def rules_filled(self) -> Document:
         """The rule data as read, its texts' references to its own values filled in: what the reference prints."""
-        return fill_references(self.rules_doc)
+        self.rules  # noqa: B018 (checked first: a reference to no value is a problem, not a printed brace)
+        return self._filled[0]
 
     # the club's house rules this system's rule data was merged with (generator/house.py), or None
     house = None

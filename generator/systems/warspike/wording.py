@@ -39,10 +39,12 @@ class Rule(Model):
 
 @dataclass(frozen=True)
 class MarkerRule(Model):
-    """A rule printed on the Retaliator's role marker (how a Move that targets no one is countered, by any Unit)."""
+    """A rule printed on the Retaliator's role marker (how a Move that targets no one is countered, by any Unit),
+    and in full in the quick reference."""
 
     name: str = key(Str(80), "The rule's title.")
     rule: str = key(TEXT, "The rule as printed on the marker.")
+    reference: str = key(TEXT, "The rule in full, as the quick reference prints it.")
     note: str = note_key()
 
 
