@@ -178,6 +178,7 @@ def parser() -> argparse.ArgumentParser:
 
     p = sub.add_parser("validate", help="check files and list every problem")
     p.add_argument("files", nargs="+", metavar="FILE", help="scenario YAML files, or a booklet's config")
+    p.add_argument("--house-rules", action="append", default=[], metavar="FILE", help=HOUSE_HELP)
     _card_size_option(p)  # every name must fit this card size at 7 pt, as build checks, so what validates builds
 
     p = sub.add_parser("odds", help="a system's exact odds tables")
@@ -366,7 +367,8 @@ def cmd_booklet(args) -> int:
 def cmd_validate(args) -> int:
     from .build import validate_limited
 
-    _print_problems(validate_limited(args.files, args.card_size, jobs=min(2, os.cpu_count() or 1)))
+    houses = _house_rules(args)
+    _print_problems(validate_limited(args.files, args.card_size, jobs=min(2, os.cpu_count() or 1), house_rules=houses))
     print(f"{len(args.files)} file{'s' if len(args.files) != 1 else ''} valid")
     return 0
 

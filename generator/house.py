@@ -91,14 +91,12 @@ def _entry_key(base: Any, over: Any) -> str | None:
     """What entries of two lists are matched by: `name` where every entry has one and no name repeats in either
     list, else `id` likewise (Para Bellum's two Fire actions share a name), else nothing (the list is replaced)."""
     for field_ in ("name", "id"):
-        keys = []
         for items in (base, over):
             if not isinstance(items, list) or not all(isinstance(i, dict) and field_ in i for i in items):
                 break
             names = [str(i[field_]) for i in items]
             if len(set(names)) != len(names):
                 break
-            keys.append(names)
         else:
             if base:
                 return field_

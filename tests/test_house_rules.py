@@ -214,6 +214,11 @@ def test_a_scenarios_house_rules_shape_its_deck_and_the_command_line_overrides_t
     # a house limit lets through what the rules as written refuse (a team of seven), and only with it
     big = _write(tmp_path, "big.yaml", "system: fireteam-tomorrow\nlimits:\n  team_max: 9\n")
     assert muster("deck", SCENARIOS / "bridge.yaml", "--house-rules", big).code == 0
+    seven = (SCENARIOS / "bridge.yaml").read_text(encoding="utf-8")
+    seven = seven.replace("{weapon: Assault rifle, count: 3}", "{weapon: Assault rifle, count: 5}", 1)  # 7 figures
+    team = _write(tmp_path, "seven.yaml", seven)
+    assert muster("validate", team).code == 1
+    assert muster("validate", team, "--house-rules", big).code == 0  # validate plays them as build does
 
 
 # --- every printed page follows ----------------------------------------------------------------------------
