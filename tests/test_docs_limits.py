@@ -111,9 +111,11 @@ def test_the_whole_game_limits_in_the_docs_are_the_rule_datas():
     fireteam = get("fireteam-tomorrow").rules.limits
     row = _doc("fireteam-tomorrow").split("| `sides[].teams[].figures` |", 1)[1].split("\n", 1)[0]
     assert f"at most {fireteam.figures_max} figures and {fireteam.players_max} players" in row
-    units = get("morschauser-modern").rules_doc.data["limits"]["units_max"]
+    units = get("morschauser-modern").rules_filled.data["limits"]["units_max"]
     assert f"at most {units} units in the whole game" in _doc("morschauser-modern")
-    assert get("warspike").rules_doc.data["armies"]["sides"] == 2 and "the rules take exactly two" in _doc("warspike")
+    assert get("warspike").rules_filled.data["armies"]["sides"] == 2 and "the rules take exactly two" in _doc(
+        "warspike"
+    )
 
 
 @pytest.mark.parametrize("system_id", known())

@@ -296,7 +296,7 @@ def test_the_hth_bonus_rule_in_words_names_the_weapons_the_table_gives_it():
     rule = SYSTEM.rules.hth.weapon_bonus_rule.lower()
     reference = " ".join(
         line if isinstance(line, str) else line["text"]
-        for section in SYSTEM.rules_doc.data["reference"]
+        for section in SYSTEM.rules_filled.data["reference"]
         for line in section["lines"]
     ).lower()
     for weapon in SYSTEM.rules.weapons:

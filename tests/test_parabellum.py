@@ -654,7 +654,7 @@ def test_the_activation_note_leaves_open_only_what_the_rule_does_not_say():
     """Issue 11 (stop 40's reads): the rule "Players alternate activations" printed beside the note "This pack gives
     no activation order". The original rules give the alternation and leave open who activates first and what a
     player out of units does; the note names those two, and says the pack settles neither."""
-    activation = SYSTEM.rules_doc.data["activation"]
+    activation = SYSTEM.rules_filled.data["activation"]
     assert activation["rule"].startswith("Players alternate activations")
     note = " ".join(activation["note"].split())
     assert "no activation order" not in note

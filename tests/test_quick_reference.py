@@ -50,7 +50,7 @@ def _fielded(name: str) -> dict[str, bool]:
     if system == "morschauser-modern":
         from generator.systems import get
 
-        names = {entry["id"]: entry["name"] for entry in get(system).rules_doc.data["unit_types"]}
+        names = {entry["id"]: entry["name"] for entry in get(system).rules_filled.data["unit_types"]}
         types = {names[unit["type"]] for side in sides for unit in side["units"]}
         return {name: name in types for name in names.values()}
     if system == "warspike":
@@ -105,7 +105,7 @@ def test_a_booklet_appendix_keeps_every_rule(system_id):
     every = frozenset(scenario.system.variants())
     pack, _ = build.compute(scenario, 1, build.Options(), with_cards=False, whole_reference=True, book_variants=every)
     assert not pack["reference"]["leaves_out"]
-    rules = scenario.system.rules_doc.data
+    rules = scenario.system.rules_filled.data
     assert [s["title"] for s in pack["reference"]["sections"]] == [s["title"] for s in rules.get("reference", [])]
 
 
@@ -177,7 +177,7 @@ def test_no_printed_note_speaks_of_a_variant_the_scenario_does_not_play(name):
     scenario = build.load(SCENARIOS / f"{name}.yaml")
     system = scenario.system
     played = set(yaml.safe_load((SCENARIOS / f"{name}.yaml").read_text(encoding="utf-8")).get("variants") or [])
-    absent = [v for key, v in _variant_names(system.rules_doc.data).items() if key not in played]
+    absent = [v for key, v in _variant_names(system.rules_filled.data).items() if key not in played]
     notes = system.reference(system.prepare(scenario, build.choose_seed(scenario, None)))["notes"]
     for note in notes:
         for variant in absent:

@@ -38,7 +38,7 @@ def _pack_text(name: str) -> str:
 
 
 def _applied_lines(system_id: str) -> list[dict]:
-    data = get(system_id).rules_doc.data
+    data = get(system_id).rules_filled.data
     return [line for section in data.get("reference", []) for line in section["lines"] if isinstance(line, dict)]
 
 
@@ -64,7 +64,7 @@ def _note_subjects(note: list) -> list[str]:
 
 def _variant_notes(system_id: str) -> list[tuple[str, str]]:
     """Each variant's (name, note) in the rule data, for the systems that keep variants as a list or a mapping."""
-    variants = get(system_id).rules_doc.data.get("variants") or []
+    variants = get(system_id).rules_filled.data.get("variants") or []
     entries = variants.values() if isinstance(variants, dict) else variants
     return [(entry["name"], note_text(entry["note"])) for entry in entries if entry.get("note")]
 
@@ -77,7 +77,9 @@ def test_every_line_names_what_the_system_can_tell_is_in_play(system_id):
     vocabulary = set(scenario.system.in_play(prepared))
     unknown = [(line["text"][:40], name) for line in _applied_lines(system_id) for name in line["applies_to"]]
     unknown += [
-        (where, name) for where, note in _parted_notes(get(system_id).rules_doc.data) for name in _note_subjects(note)
+        (where, name)
+        for where, note in _parted_notes(get(system_id).rules_filled.data)
+        for name in _note_subjects(note)
     ]
     assert [item for item in unknown if item[1] not in vocabulary] == []
 
@@ -115,7 +117,7 @@ def test_a_note_prints_only_its_parts_about_what_the_scenario_fields(name):
     scenario, prepared = _prepared(name)
     left_out = scenario.system.leaves_out(prepared)
     text = _pack_text(name)
-    for where, note in _parted_notes(scenario.system.rules_doc.data):
+    for where, note in _parted_notes(scenario.system.rules_filled.data):
         printed, whole = _words(note_text(note, left_out)), _words(note_text(note))
         if where in left_out or not printed:
             assert printed not in text or not printed
@@ -225,7 +227,7 @@ def test_each_action_roll_in_the_reference_says_which_rules_it_belongs_to():
     # the line before every roll line says it once
     roll_lines = [text for text in lines.values()] + [
         text
-        for section in get("para-bellum").rules_doc.data["reference"]
+        for section in get("para-bellum").rules_filled.data["reference"]
         for text in (line if isinstance(line, str) else line["text"] for line in section["lines"])
         if text.endswith("then roll a D6.")
     ]
@@ -241,7 +243,7 @@ def test_the_jump_line_in_the_quick_reference_keeps_the_rules_at_least():
     at least 3\"."""
     (line,) = [
         text
-        for section in get("fireteam-tomorrow").rules_doc.data["reference"]
+        for section in get("fireteam-tomorrow").rules_filled.data["reference"]
         for text in (line if isinstance(line, str) else line["text"] for line in section["lines"])
         if "Start and land" in text
     ]

@@ -601,7 +601,7 @@ def test_the_instigators_loop_ends_when_a_side_has_units_under_hold_orders():
     has acted" and the turn sequence's "While the Instigator has Units that have not acted" could never end. Both
     now count only the Units free to act, and the hold-orders note says a holding Unit does not move at the
     Changeover either."""
-    rules = get("warspike").rules_doc.data
+    rules = get("warspike").rules_filled.data
     loop = next(step["text"] for step in rules["flow"] if step.get("loop"))
     assert "free to act" in loop and "hold" in loop, loop
     assert any("free to act" in line for line in rules["cards"]["instigator"] if line.startswith("Repeat"))
@@ -618,7 +618,7 @@ def test_the_one_use_a_turn_limit_is_printed_once_beside_the_changeover_it_count
     pack, _ = compute(scenario, choose_seed(scenario, None), Options(), with_cards=False)
     reference = pack_html(scenario, pack).split('id="reference"', 1)[1]
     sections = re.findall(r'<div class="ref-section[^"]*">(.*?)</div>', reference, flags=re.S)
-    limit = get("warspike").rules_doc.data["per_turn"]["rule"]
+    limit = get("warspike").rules_filled.data["per_turn"]["rule"]
     assert "Changeover" in limit
     (holder,) = [section for section in sections if limit in section]
     assert "Paired-Resolutions" in holder and holder.index("Retaliator may move any remaining Units") < holder.index(
@@ -646,7 +646,7 @@ def test_the_move_reaction_allows_the_head_off_its_example_and_marker_show():
     above the original rules' bridge example, where the Retaliator's Unit "runs to head it off", and beside the
     role marker's "or head it off". The original rules say both (their list of Reactions, and their summary of
     countering a Move): the Move Reaction prints both, and the note says so."""
-    rules = get("warspike").rules_doc.data
+    rules = get("warspike").rules_filled.data
     move = next(r["text"] for r in rules["reactions"] if r["name"] == "Move")
     assert move.startswith("Directly towards the Instigator's active Unit") and "heading it off" in move
     assert "head it off" in rules["resolution"]["bridge_example"]

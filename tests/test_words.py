@@ -153,7 +153,7 @@ def test_a_note_does_not_open_by_repeating_its_heading(system_id):
 def test_a_variants_rule_does_not_open_with_a_label_of_its_own(system_id):
     """The cover prints a variant as 'Name: rule': Morschauser's printed "Clock-face scatter: Scatter by the clock:
     1 beyond, ..." (a second label saying the name again)."""
-    variants = get(system_id).rules_doc.data.get("variants") or []
+    variants = get(system_id).rules_filled.data.get("variants") or []
     entries = variants.values() if isinstance(variants, dict) else variants
     summaries = [entry["summary"] for entry in entries if entry.get("summary")]
     for summary in summaries:
@@ -165,7 +165,7 @@ def test_every_variants_rule_opens_as_a_sentence(system_id):
     """The cover's variants box lists 'Name: rule' one under another: Hill 112's read "Clock-face scatter: 1
     beyond, 2 right, ..." over "Woods cost movement: A wood square costs ...", one rule opening with a figure, the
     next with a capital. Every variant's rule is a sentence that opens with a capital letter."""
-    variants = get(system_id).rules_doc.data.get("variants") or []
+    variants = get(system_id).rules_filled.data.get("variants") or []
     entries = variants.values() if isinstance(variants, dict) else variants
     for summary in (entry["summary"] for entry in entries if entry.get("summary")):
         assert summary[:1].isupper() and summary.endswith("."), summary
@@ -306,7 +306,7 @@ def _rule_data_ids() -> set[str]:
                 walk(item)
 
     for system_id in known():
-        walk(get(system_id).rules_doc.data)
+        walk(get(system_id).rules_filled.data)
     return found
 
 
@@ -390,7 +390,7 @@ def test_every_note_is_headed_by_a_name_not_a_key(system_id):
             for i, item in enumerate(data):
                 yield from unnamed(item, path + (i,))
 
-    assert list(unnamed(get(system_id).rules_doc.data, ())) == []
+    assert list(unnamed(get(system_id).rules_filled.data, ())) == []
 
 
 def test_fireteam_firing_chances_say_which_number_is_which(built):
