@@ -242,8 +242,8 @@ def test_a_changed_recovery_target_changes_odds_card_roster_and_reference(muster
     done = muster("build", SCENARIOS / "bridge.yaml", "--out", out, "--house-rules", club)
     assert done.code == 0, done.err
     pack, cards = _text(out / "bridge" / "bridge.pdf"), _text(out / "bridge" / "bridge-cards.pdf")
-    assert "Played with house rules: Kessel Club, 1 change" in pack
-    assert "Recovery › target. 7 (the rules as written: 8)." in pack
+    assert "Played with house rules: Kessel Club. 1 value of this system's rules is changed" in pack
+    assert "Recovery › target: 7 (was 8)." in pack
     assert "Roll 2D6 for each HIT figure; 7 or more stands up" in pack and "8 or more stands up" not in pack
     assert "recovers 58.3%" in pack and "recovers 41.7%" not in pack  # a Fair team in light armour: 7+ on 2D6
     assert "rolls 2D6: 7 or more, it" in cards and "8 or more, it" not in cards
@@ -374,7 +374,7 @@ def test_morschauser_follows_a_house_bag_of_tiles_and_a_units_battle_power(tmp_p
     assert "from the bag of 39 " in pack and "equal ranks Hearts, Clubs, Diamonds." in pack
     assert "one bag of 39, so a game has at most 39 units" in pack  # the rule data's own note
     assert "Played with house rules:</b> Three suits" in pack
-    assert "Unit types › Infantry › battle power." in pack
+    assert "Unit types › Infantry › battle power:</strong> 6 (was 5)." in pack
     infantry = [row for row in re.findall(r"<tr[^>]*>.*?</tr>", pack, re.S) if ">Infantry<" in row]
     assert infantry and all(">6<" in row for row in infantry[:1])
     assert cards != plain_cards
