@@ -289,7 +289,17 @@ class _Writer:
             if key == "note" or key in skip:
                 continue
             here = path + (key,)
-            if isinstance(value, dict) and value:
+            if (
+                isinstance(value, dict)
+                and set(value) <= {"name", "note"}
+                and "note" in value
+                and here not in self.changed
+            ):
+                # a named note of the rules (a reading, a gap filled): nothing to change, so a comment only
+                self.lines += _comment(f"{value.get('name') or key}: {_note_of(value)}", pad)
+                if here in self.notes:
+                    self.lines += _comment("House rule: " + self.notes[here], pad)
+            elif isinstance(value, dict) and value:
                 self.notes_of(value, here, pad)
                 self.lines.append(f"{pad}{key}:{self.mark(here)}")
                 self.mapping(value, here, indent + 2)
@@ -327,8 +337,10 @@ def rules_yaml(system, house: HouseRules | None = None) -> str:
         head += f" With {house.title or 'house rules'} ({Path(house.file).name})."
     writer.lines += _comment(head, "")
     writer.lines += _comment(
-        "A house-rules file keeps `system:`, may add a `title:`, and holds only the keys it changes: mappings "
-        "merge key by key, lists of named entries by name; a `note:` on any mapping says why.",
+        "Printed whole, so that nothing is hidden: fed back as it is, it changes nothing. A house-rules file keeps "
+        "`system:`, may add a `title:`, and holds only the keys it changes: mappings merge key by key, lists of "
+        "named entries by name; a `note:` on any mapping says why. Text in braces, {recovery.target}, prints "
+        "the value it names.",
         "",
     )
     writer.lines.append(f"system: {system.id}")
