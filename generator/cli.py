@@ -397,6 +397,8 @@ def cmd_odds(args) -> int:
             )
         )
     else:
+        if system.house is not None:  # a printed table says whose rules it follows, as the JSON does
+            print(f"With house rules: {system.house.title or 'untitled'} ({system.house.file})\n")
         print("\n\n".join(_text_table(t) for t in tables))
     return 0
 

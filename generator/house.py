@@ -69,12 +69,19 @@ class MergedDocument(Document):
 
     house: Document | None = None
     origin: dict = field(default_factory=dict)  # merged path -> the house file's path of the value there
+    # an entry the house file added to a named list, by its merged path: the name, and the built-in name it
+    # may misspell (a misspelt weapon is a new weapon, missing keys: the problem says which name it meant)
+    added: dict = field(default_factory=dict)
 
     def problem(self, path: PathT, message: str, key: bool = False) -> Problem:
         path = tuple(path)
         probe = path
         while True:
             if probe in self.origin:
+                entry = next((self.added[path[:n]] for n in range(len(path), 0, -1) if path[:n] in self.added), None)
+                if entry is not None:
+                    name, meant = entry
+                    message += f"; no entry of the built-in list is named {name!r}, so it is a new one{meant}"
                 return self.house.problem(self.origin[probe] + path[len(probe) :], message, key)
             if probe in self.marks or not probe:
                 name = Path(self.house.file).name
@@ -108,6 +115,7 @@ class _Merge:
         self.origin: dict[tuple, tuple] = {}  # merged path -> house path, for values that came from the house
         self.placed: dict[tuple, tuple] = {}  # house path -> merged path, for every value of the house file
         self.changes: list[Change] = []
+        self.added: dict[tuple, tuple[str, str]] = {}  # MergedDocument.added
 
     def mark(self, value: Any, path: tuple, house_path: tuple) -> None:
         """`value` came whole from the house file: every path in it is the house file's."""
@@ -140,6 +148,7 @@ class _Merge:
                 at = where.get(str(item[match]))
                 if at is None:
                     merged.append(item)
+                    self.added[path + (len(merged) - 1,)] = (str(item[match]), suggest(str(item[match]), where))
                     self.mark(item, path + (len(merged) - 1,), house_path + (index,))
                     self.changes.append(Change(path + (len(merged) - 1,), None, item))
                 else:
@@ -238,6 +247,7 @@ def merge(base: Document, house: HouseRules, rules: Any) -> MergedDocument:
         source=base.source + b"\0" + house.doc.source,
         house=house.doc,
         origin=merging.origin,
+        added=merging.added,
     )
 
 

@@ -231,6 +231,8 @@ def test_a_changed_recovery_target_changes_odds_card_roster_and_reference(muster
     plain = json.loads(muster("odds", "fireteam-tomorrow", "--json").out)
     housed = muster("odds", "fireteam-tomorrow", "--json", "--house-rules", club).json()
     assert housed["house_rules"]["title"] == "Kessel Club"
+    text = muster("odds", "fireteam-tomorrow", "--house-rules", club).out
+    assert text.startswith(f"With house rules: Kessel Club ({club})")  # the printed table says so too
 
     def recovery(tables):
         return next(t for t in tables["tables"] if t["title"].startswith("Recovery"))
@@ -459,3 +461,12 @@ def test_each_docs_page_shows_a_house_rules_example_that_merges_and_changes_what
     merged = systems.get(system_id).with_house_rules(path)
     assert merged.house.changes and merged.house.notes
     assert merged.rules != systems.get(system_id).rules
+
+
+def test_a_misspelt_entry_name_says_which_entry_it_may_mean(tmp_path):
+    """A new user's 'Light machinegun' was taken as a new weapon and told only "missing key 'class'"."""
+    text = "system: fireteam-tomorrow\nweapons:\n  - name: Light machinegun\n    range: 30\n"
+    problems = _problems(_write(tmp_path, "club.yaml", text), "fireteam-tomorrow")
+    assert problems and all(p.line == 3 for p in problems)
+    assert all("no entry of the built-in list is named 'Light machinegun'" in p.message for p in problems)
+    assert all("did you mean 'Light machine gun'?" in p.message for p in problems)
