@@ -470,3 +470,13 @@ def test_a_misspelt_entry_name_says_which_entry_it_may_mean(tmp_path):
     assert problems and all(p.line == 3 for p in problems)
     assert all("no entry of the built-in list is named 'Light machinegun'" in p.message for p in problems)
     assert all("did you mean 'Light machine gun'?" in p.message for p in problems)
+
+
+def test_a_house_file_is_merged_once_while_its_bytes_stay_the_same(tmp_path):
+    """A booklet's forty chapters of one system merged and checked the whole rule data forty times."""
+    path = _write(tmp_path, "club.yaml", "system: fireteam-tomorrow\nrecovery: {target: 7}\n")
+    system = systems.get("fireteam-tomorrow")
+    first = system.with_house_rules(path)
+    assert system.with_house_rules(path) is first
+    path.write_text("system: fireteam-tomorrow\nrecovery: {target: 6}\n", encoding="utf-8")  # same size, new bytes
+    assert system.with_house_rules(path).rules.recovery.target == 6

@@ -124,6 +124,10 @@ class Prepared:
         return self.scenario.side_views
 
 
+# each system merged with a house-rules file (System.with_house_rules), by the file's path and a hash of its bytes
+_HOUSED: dict = {}
+
+
 class System:
     """A rule system: its rule data, the scenario keys it adds, checks, odds, deck, pack and cards.
 
@@ -184,9 +188,21 @@ class System:
         odds table, deck, check, card and page read from them, follow the file. The merged data is checked as
         rules.yaml is, each problem at the house file's line and column (InputProblems)."""
         import copy
+        import hashlib
+        import os
+        import stat
 
         from .. import house as house_rules
 
+        memo = None  # merged once per process while the file's bytes are the same: a booklet's chapters share one
+        try:  # opened without waiting (a FIFO never blocks) and read only if a regular file: read() words the rest
+            with os.fdopen(os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0)), "rb") as handle:
+                if stat.S_ISREG(os.fstat(handle.fileno()).st_mode):  # small: read() refuses a large one
+                    memo = (self.id, os.path.realpath(path), hashlib.sha256(handle.read(1 << 20)).hexdigest())
+        except OSError:
+            memo = None
+        if memo in _HOUSED:
+            return _HOUSED[memo]
         house, changes = house_rules.read(path, self.id)
         merged = copy.copy(self)
         # nothing worked out from the built-in rule data (the checked rules, memos of odds) is carried over: a
@@ -195,6 +211,8 @@ class System:
         merged.rules_doc = house_rules.merge(self.rules_doc, house, changes)
         merged.house = house
         merged.rules  # noqa: B018 (checked now: a bad house rule is the file's problem, not a later crash)
+        if memo is not None:
+            _HOUSED[memo] = merged
         return merged
 
     # --- the schema ------------------------------------------------------------------
