@@ -480,3 +480,62 @@ def test_a_house_file_is_merged_once_while_its_bytes_stay_the_same(tmp_path):
     assert system.with_house_rules(path) is first
     path.write_text("system: fireteam-tomorrow\nrecovery: {target: 6}\n", encoding="utf-8")  # same size, new bytes
     assert system.with_house_rules(path).rules.recovery.target == 6
+
+
+def test_para_bellums_order_bonus_changes_odds_cards_roster_and_reference(muster, tmp_path):
+    """A Take Action! order worth 2 points: the odds JSON, every unit card's Stress track, the roster's expected
+    points and the reference line follow it, and the track runs to the level the order can no longer lift."""
+    club = _write(tmp_path, "club.yaml", "system: para-bellum\ntitle: Sharp orders\norder: {bonus: 2}\n")
+    plain = muster("odds", "para-bellum", "--json").json()
+    housed = muster("odds", "para-bellum", "--json", "--house-rules", club).json()
+
+    def ordered(tables, stress):
+        rows = tables["tables"][0]["rows"]
+        return next(r for r in rows if r["stress"] == stress and r["order"])
+
+    assert ordered(plain, 0)["expected"] == "17/6" and ordered(housed, 0)["expected"] == "3/1"
+    assert ordered(plain, 2)["ap0"] == "1/6" and ordered(housed, 2)["ap0"] == "0/1"
+    assert housed["house_rules"]["title"] == "Sharp orders"
+
+    plain_pack, plain_cards = _pack_html(SCENARIOS / "vesta-relay.yaml", {})
+    pack, cards = _pack_html(SCENARIOS / "vesta-relay.yaml", {"para-bellum": str(club)})
+    assert "+1 for a Take Action! order" in plain_pack and "+2 for a Take Action! order" in pack
+    assert "plus 2 for a Take Action! order" in pack  # the odds page's own heading
+    assert "Order › bonus:</strong> 2 (was 1)." in pack
+    calm = "At its starting Stress 0 it gets <b>2.00</b> action points on average, <b>{}</b> with a Take Action!"
+    assert calm.format("2.83") in plain_pack and calm.format("3.00") in pack and calm.format("2.83") not in pack
+    # the card's track: an order at Stress 0 gives 3 points on every face, and the track reaches Stress 5
+    assert "2·3·3" in plain_cards and "3·3·3" in cards and "5+" in cards and "5+" not in plain_cards
+    assert "(4 with the standard roll)" not in pack  # no note keeps the rules-as-written level
+
+
+def test_warspikes_turn_and_coin_follow_the_house_rules(muster, tmp_path):
+    """Shorter turns, a longer default game and a coin with other faces: the cover's game length, the turn
+    tracker, the reference notes that name those values, and the coin toss's odds all follow."""
+    club = _write(
+        tmp_path,
+        "club.yaml",
+        """
+        system: warspike
+        title: Fast turns
+        turn:
+          battle_seconds: 20
+          default_turns: 9
+        coin_toss:
+          faces: [Crown, Eagle]
+        """,
+    )
+    text = (SCENARIOS / "warspike-bridge-race.yaml").read_text(encoding="utf-8")
+    race = _write(tmp_path, "race.yaml", re.sub(r"(?m)^turns: \d+\n", "", text))
+    plain_pack, _ = _pack_html(race, {})
+    pack, _ = _pack_html(race, {"warspike": str(club)})
+    assert "<b>12 turns</b> of about 30 seconds each: 6 minutes" in plain_pack
+    assert "<b>9 turns</b> of about 20 seconds each: 3 minutes" in pack
+    assert "the game lasts 9 turns." in pack and "the game lasts 12 turns." in plain_pack
+    assert "prints only the 20 seconds of battle time" in pack
+    assert '<th class="turn">9</th>' in pack and '<th class="turn">10</th>' not in pack
+    assert "Turn › battle seconds:</strong> 20 (was 30)." in pack
+    assert "Coin toss › faces:</strong> Crown, Eagle (was Heads, Tails)." in pack
+    odds = muster("odds", "warspike", "--json", "--house-rules", club).json()
+    faces = [row["face"] for row in odds["tables"][0]["rows"]]
+    assert faces == ["Crown", "Eagle"] and all(row["chance"] == "1/2" for row in odds["tables"][0]["rows"])
