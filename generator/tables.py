@@ -15,6 +15,23 @@ def frac_str(value: Fraction) -> str:
     return f"{value.numerator}/{value.denominator}"
 
 
+_SHARES = {
+    Fraction(1, 2): "half",
+    Fraction(1, 3): "a third",
+    Fraction(2, 3): "two thirds",
+    Fraction(1, 4): "a quarter",
+    Fraction(3, 4): "three quarters",
+}
+
+
+def share(value: Fraction) -> str:
+    """A share as a sentence says it: "half", "two thirds"; others as "2/5", never a decimal that rounds."""
+    value = Fraction(value)
+    if value in _SHARES:
+        return _SHARES[value]
+    return "all" if value == 1 else ("none" if value == 0 else f"{value.numerator}/{value.denominator}")
+
+
 @dataclass
 class Column:
     key: str

@@ -539,3 +539,93 @@ def test_warspikes_turn_and_coin_follow_the_house_rules(muster, tmp_path):
     odds = muster("odds", "warspike", "--json", "--house-rules", club).json()
     faces = [row["face"] for row in odds["tables"][0]["rows"]]
     assert faces == ["Crown", "Eagle"] and all(row["chance"] == "1/2" for row in odds["tables"][0]["rows"])
+
+
+def test_fireteam_texts_with_numbers_follow_the_house_rules(tmp_path):
+    """Rule texts wrote some values in words or lists ("a team down to two", "more than half", "five captives",
+    "+1 medium or heavy armour", "+2 for a pistol", "Cover: light 1, medium 2, heavy 3"); the Recovery card wrote
+    the morale rules into its code. Each now reads the value it names, on the reference, the roster and the card."""
+    club = _write(
+        tmp_path,
+        "club.yaml",
+        """
+        system: fireteam-tomorrow
+        morale:
+          team_withdraw_at: 3
+          side_loss_fraction: 2/3
+        hth:
+          weapon_bonus: 3
+          captives: {guard: 4}
+        cover:
+          - name: heavy
+            defence: 4
+        recovery:
+          all_of:
+            - name: Heavy armour
+              value: 2
+        """,
+    )
+    pack, cards = _pack_html(SCENARIOS / "bridge.yaml", {"fireteam-tomorrow": str(club)})
+    assert "A team down to 3 withdraws or joins another team after a Recovery card" in pack
+    assert "A side that has lost more than two thirds of its figures after a Recovery card" in pack
+    assert "(more than two thirds) after a Recovery card" in pack and "(more than half)" not in pack
+    assert "+1 medium armour, +2 heavy armour; +1 Good or Elite." in pack
+    assert "+3 for a pistol, submachine gun or rifle" in pack
+    assert "heavy +4" in pack and "heavy +3;" not in pack
+    assert "a team down to 3 figures withdraws" in cards and "over two thirds of its figures" in cards
+    rules = systems.get("fireteam-tomorrow").with_house_rules(club).rules
+    assert rules.hth.captives.rule.startswith("One figure may guard up to 4 captives")
+
+
+def test_a_vehicle_armour_the_odds_and_the_fire_card_would_read_apart_is_refused(tmp_path):
+    """The odds add vehicle_armour.fire_defence, the Fire card prints the defender's vehicle modifier: a house
+    rule changing one alone printed +2 on the card and played +3 in the odds."""
+    path = _write(tmp_path, "club.yaml", "system: fireteam-tomorrow\nvehicle_armour: {fire_defence: 3}\n")
+    [problem] = _problems(path, "fireteam-tomorrow")
+    assert problem.path == "fire.defender[3].value" and "must be 3 too (got 2)" in problem.message
+    assert "set it in club.yaml too" in problem.message
+    both = _write(
+        tmp_path,
+        "both.yaml",
+        "system: fireteam-tomorrow\nvehicle_armour: {fire_defence: 3}\nfire:\n  defender:\n"
+        "    - name: Vehicle armour (heavy +{vehicle_armour.fire_defence})\n      value: 3\n",
+    )
+    rules = systems.get("fireteam-tomorrow").with_house_rules(both).rules
+    assert [m.name for m in rules.fire.defender if m.vehicles_only] == ["Vehicle armour (heavy +3)"]
+
+
+def test_para_bellums_d6_table_and_action_kinds_are_worded_from_the_data(tmp_path):
+    """The reference wrote the D6 table and each kind's actions out by hand; a club's table, or Run! made Short,
+    now reads on the reference as played."""
+    club = _write(
+        tmp_path,
+        "club.yaml",
+        """
+        system: para-bellum
+        action_points:
+          points: [0, 1, 2, 2, 3, 3]
+        actions:
+          - id: run
+            kind: short
+        """,
+    )
+    plain, _ = _pack_html(SCENARIOS / "vesta-relay.yaml", {})
+    pack, _ = _pack_html(SCENARIOS / "vesta-relay.yaml", {"para-bellum": str(club)})
+    assert "1 gives 1 action point, 2–5 give 2, 6 gives 3." in plain
+    assert "1 gives 0 action points, 2 gives 1, 3–4 give 2, 5–6 give 3." in pack
+    assert "Long (2 points): Run!, Fire! (all weapons, heavy included), Stand Ready!." in plain
+    assert "Short (1 point): Move!, Take Aim!, Fire! (non-heavy weapons), Charge!, Run!." in pack
+    assert "Long (2 points): Fire! (all weapons, heavy included), Stand Ready!." in pack
+
+
+def test_morschauser_activation_order_is_worded_from_the_bag(muster, tmp_path):
+    club = _write(
+        tmp_path,
+        "club.yaml",
+        "system: morschauser-modern\nturn:\n  cards: 39\n  suits: [H, C, D]\n  suit_names: [Hearts, Clubs, Diamonds]\n"
+        "limits:\n  units_max: 39\n",
+    )
+    pack, _ = _pack_html(SCENARIOS / "weissach-bridge.yaml", {"morschauser-modern": str(club)})
+    assert "activate units from Ace to King; equal ranks go Hearts, Clubs, Diamonds." in pack
+    deck = muster("deck", SCENARIOS / "weissach-bridge.yaml", "--house-rules", club)
+    assert deck.code == 0 and "(Ace to King; equal ranks go Hearts, Clubs, Diamonds)" in deck.out.splitlines()[0]

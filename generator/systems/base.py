@@ -5,6 +5,7 @@ from __future__ import annotations
 import dataclasses
 import re
 from dataclasses import dataclass, field
+from fractions import Fraction
 from functools import cached_property
 from pathlib import Path
 from typing import Any
@@ -13,7 +14,7 @@ from ..errors import InputProblems
 from ..loading import Document, load_file
 from ..models import Model, check_document, line_applies, line_text, note_text
 from ..schema import Checker, Key
-from ..tables import Table
+from ..tables import Table, share
 
 
 def heading(label: str) -> str:
@@ -64,17 +65,23 @@ def _notes(data: Any, where: str, leave_out: frozenset[str] = frozenset()) -> li
 
 # a rule text's reference to a value of the rule data: its keys joined by dots ("{recovery.target}"), a list's entry
 # named by its id or name ("{cover.light.defence}"); a word alone in braces is not one (a note part's "{each}" says
-# where its list goes)
+# where its list goes); a fraction's value fills in as a share in words ("{morale.side_loss_fraction}": half)
+_FRACTION = re.compile(r"[0-9]+/[1-9][0-9]*")
 _REFERENCE = re.compile(r"\{([A-Za-z_]\w*(?:\.[A-Za-z_]\w*)+)\}")
 
 
-def fill_references(doc: Document) -> tuple[Document, list]:
+def fill_references(doc: Document, derived: dict[str, str] | None = None) -> tuple[Document, list]:
     """The document with every text's references to the rule data's own values filled in, so that a sentence the
     reference sheet prints ("{recovery.target} or more stands up") says what the data says, house rules and all;
-    and the problems: a reference to no value, or to a list or mapping, at the text's line (left as written)."""
+    and the problems: a reference to no value, or to a list or mapping, at the text's line (left as written).
+    `derived` holds what a system works out in words from several values (Para Bellum's D6 table, "1 gives 1
+    action point, 2-5 give 2, 6 gives 3"), by the dotted name its texts use."""
     checker = Checker(doc)
+    derived = derived or {}
 
     def value(dotted: str, path: tuple) -> str:
+        if dotted in derived:
+            return derived[dotted]
         node: Any = doc.data
         for name in dotted.split("."):
             if isinstance(node, list):  # an entry of a list, by its id or its name (cover.light.defence)
@@ -87,6 +94,8 @@ def fill_references(doc: Document) -> tuple[Document, list]:
         if isinstance(node, (dict, list)) or node is None:
             checker.report(path, f"{{{dotted}}} names a {type(node).__name__}, not a number or word")
             return "{" + dotted + "}"
+        if isinstance(node, str) and _FRACTION.fullmatch(node):
+            return share(Fraction(node))  # a share in words, as the sentence around it reads: "more than half"
         return str(node).lower() if isinstance(node, bool) else str(node)
 
     def fill(node: Any, path: tuple) -> Any:
@@ -172,7 +181,13 @@ class System:
 
     @cached_property
     def _filled(self) -> tuple[Document, list]:
-        return fill_references(self.rules_doc)
+        return fill_references(self.rules_doc, self.derived_references(self.rules_doc.data))
+
+    def derived_references(self, data: Any) -> dict[str, str]:
+        """Texts a rule text may name that several values make ("{action_points.faces}"), worked out from the rule
+        data as read, before it is checked: a name left out when the data is not in shape (its own problem says
+        why)."""
+        return {}
 
     @property
     def rules_filled(self) -> Document:

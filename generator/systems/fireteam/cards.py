@@ -6,6 +6,7 @@ import re
 
 from ...dice import nd
 from ...rendering import NBSP, pct
+from ...tables import share
 from .models import Rules
 from .odds import roll_beats_fixed
 from .roster import Unit, carried, figures
@@ -147,8 +148,10 @@ def card_text(
             ["Then check morale: see the rosters."]
             if brief
             else [
-                "Morale: a team down to two figures withdraws or joins another, unless its leader or hero lives.",
-                "A side that has lost over half its figures withdraws, unless it outnumbers the enemy.",
+                f"Morale: a team down to {rules.morale.team_withdraw_at} figures withdraws or joins another, unless "
+                "its leader or hero lives.",
+                f"A side that has lost over {share(rules.morale.side_loss)} of its figures withdraws, unless it "
+                "outnumbers the enemy.",
             ]
         ),
     ]

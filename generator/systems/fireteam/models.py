@@ -184,6 +184,15 @@ class Rules(Model):
             _names(checker, where + ("qualities",), modifier.qualities, self.qualities, "troop quality")
         for i, kind in enumerate(self.terrain):
             _names(checker, path + ("terrain", i, "cover"), [kind.cover], cover, "cover level", single=True)
+        # the Fire card prints the defender's modifier, the odds add vehicle_armour.fire_defence: one value, twice
+        defence = self.vehicle_armour.fire_defence
+        for i, modifier in enumerate(self.fire.defender):
+            if modifier.vehicles_only and modifier.value != defence:
+                checker.report(
+                    path + ("fire", "defender", i, "value"),
+                    f"a vehicle's armour adds {defence} to its roll (vehicle_armour.fire_defence), so its modifier "
+                    f"here must be {defence} too (got {modifier.value})",
+                )
 
 
 def _names(checker, path, names: list, known: list, what: str, single: bool = False) -> None:

@@ -5,6 +5,7 @@ from __future__ import annotations
 import re
 
 from ...distances import distance, inch_marks
+from ...tables import share
 from . import odds
 from .models import Rules
 from .roster import carried, figures, medic_roles
@@ -125,6 +126,7 @@ def _force(rules: Rules, weapons: dict, view, side, prepared) -> dict:
         "deployment": _zone(side.deployment),
         # seed 001: a side withdraws once it "has lost more than 50% of the starting number"
         "break_losses": int(count * rules.morale.side_loss) + 1,
+        "break_share": share(rules.morale.side_loss),
     }
 
 

@@ -98,7 +98,14 @@ class MorschauserModern(System):
         )
 
     def deck_text(self, deck_data: dict) -> str:
-        return deck.deck_text(deck_data)
+        return deck.deck_text(deck_data, self.rules)
+
+    def derived_references(self, data) -> dict[str, str]:
+        """'{turn.order}': the activation order in words, from the ranks and suits (a house bag has its own)."""
+        try:
+            return {"turn.order": deck.order_words(data["turn"]["ranks"], data["turn"]["suit_names"])}
+        except (KeyError, TypeError, IndexError):
+            return {}
 
     def in_play(self, prepared: GridPrepared) -> dict[str, bool]:
         """Each unit type, the artillery rules and the terrain notes: whether the scenario fields them."""

@@ -6,6 +6,18 @@ from ...decks import rng_for, shuffled
 from .models import Rules
 
 SUIT_SYMBOLS = {"H": "\u2665", "C": "\u2663", "D": "\u2666", "S": "\u2660"}
+FACES = {"A": "Ace", "J": "Jack", "Q": "Queen", "K": "King"}  # a tile's rank as a player says it
+
+
+def rank_word(rank: str) -> str:
+    return FACES.get(rank, rank)
+
+
+def order_words(ranks: list, suit_names: list) -> str:
+    """The activation order as a sentence says it: 'Ace to King; equal ranks go Hearts, Clubs, Diamonds, Spades'."""
+    return (
+        f"{rank_word(str(ranks[0]))} to {rank_word(str(ranks[-1]))}; equal ranks go {', '.join(map(str, suit_names))}"
+    )
 
 
 def full_deck(rules: Rules) -> list[str]:
@@ -43,11 +55,10 @@ def schedule(rules: Rules, system_id: str, title: str, units: list, seed: int, t
     return {"system": system_id, "scenario": title, "seed": seed, "turns": out}
 
 
-def deck_text(deck: dict) -> str:
+def deck_text(deck: dict, rules: Rules) -> str:
     """The schedule for a terminal: one line a draw under each turn."""
-    lines = [
-        f"{deck['scenario']}: deck number {deck['seed']}, activation order per turn (Ace to King; Hearts, Clubs, Diamonds, Spades)"
-    ]
+    order = order_words(rules.turn.ranks, rules.turn.suit_names)
+    lines = [f"{deck['scenario']}: deck number {deck['seed']}, activation order per turn ({order})"]
     for turn in deck["turns"]:
         lines.append(f"Turn {turn['turn']}:")
         lines += [f"  {draw['card']:>3}  {draw['code']:<4} {draw['side']}: {draw['unit']}" for draw in turn["draws"]]

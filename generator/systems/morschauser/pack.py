@@ -3,15 +3,9 @@
 from __future__ import annotations
 
 from . import variants as rule_variants
-from .deck import card_label
+from .deck import card_label, rank_word
 from .looks import level_mark
 from .squares import square_name
-
-FACES = {"A": "Ace", "J": "Jack", "Q": "Queen", "K": "King"}  # a tile's rank as a player says it
-
-
-def _rank_word(rank: str) -> str:
-    return FACES.get(rank, rank)
 
 
 def pack(prepared, tables: list, powers: range, leaves_out: frozenset[str]) -> dict:
@@ -77,8 +71,8 @@ def pack(prepared, tables: list, powers: range, leaves_out: frozenset[str]) -> d
         # the bag and the order the schedule's page states, from the rule data (a house rule may change them)
         "tiles": {
             "count": rules.turn.cards,
-            "first": _rank_word(rules.turn.ranks[0]),
-            "last": _rank_word(rules.turn.ranks[-1]),
+            "first": rank_word(rules.turn.ranks[0]),
+            "last": rank_word(rules.turn.ranks[-1]),
             "suits": ", ".join(rules.turn.suit_names),
         },
         "unit_count": len(prepared.roster),

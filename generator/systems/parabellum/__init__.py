@@ -6,7 +6,7 @@ from pathlib import Path
 
 from ...schema import Checker, Key
 from ..base import System
-from . import cards, checks, odds, pack, roster
+from . import cards, checks, odds, pack, roster, text
 from .models import Rules
 from .roster import ForcesPrepared
 from .units import Setup, Side
@@ -27,6 +27,9 @@ class ParaBellum(System):
     uses_seed = False
     # every size has its own styles (cards.css); a mini card also says less (cards.BRIEF)
     card_sizes = ("poker", "mini", "tarot")
+
+    def derived_references(self, data) -> dict[str, str]:
+        return text.derived(data)
 
     def variants(self) -> dict[str, str]:
         return {name: variant.summary for name, variant in self.rules.variants.by_name().items()}
