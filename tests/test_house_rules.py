@@ -629,3 +629,33 @@ def test_morschauser_activation_order_is_worded_from_the_bag(muster, tmp_path):
     assert "activate units from Ace to King; equal ranks go Hearts, Clubs, Diamonds." in pack
     deck = muster("deck", SCENARIOS / "weissach-bridge.yaml", "--house-rules", club)
     assert deck.code == 0 and "(Ace to King; equal ranks go Hearts, Clubs, Diamonds)" in deck.out.splitlines()[0]
+
+
+def test_musters_own_readings_are_never_called_house_values():
+    """A new user read 'Weapons (house table)' and 'house values' as the club's house rules: Muster's own filled
+    gaps say they are Muster's, and 'house' on paper means only a club's house rules."""
+    from generator.rendering import TEMPLATES
+
+    loose = re.compile(r"\bhouse\b(?! rules)", re.I)
+
+    def strings(node):
+        if isinstance(node, str):
+            yield node
+        elif isinstance(node, dict):
+            for item in node.values():
+                yield from strings(item)
+        elif isinstance(node, list):
+            for item in node:
+                yield from strings(item)
+
+    found = [
+        (system_id, text)
+        for system_id in systems.known()
+        for text in strings(systems.get(system_id).rules_filled.data)
+        if loose.search(text)
+    ]
+    for template in sorted(TEMPLATES.rglob("*.html")):
+        words = re.sub(r"\{\{.*?\}\}|\{%.*?%\}|\{#.*?#\}", " ", template.read_text(encoding="utf-8"), flags=re.S)
+        words = re.sub(r"<[^>]*>", " ", words)  # the text a reader sees, not class names
+        found += [(template.name, line) for line in words.splitlines() if loose.search(line)]
+    assert not found

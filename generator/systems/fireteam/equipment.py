@@ -1,4 +1,4 @@
-"""What Fireteam's rule data says figures and vehicles carry: the house weapon table, armour levels, vehicles' armour."""
+"""What Fireteam's rule data says figures and vehicles carry: Muster's weapon table, armour levels, vehicles' armour."""
 
 from __future__ import annotations
 
@@ -13,7 +13,7 @@ WEAPON_CLASSES = ["personal", "special", "hth", "heavy", "vehicle"]
 
 @dataclass(frozen=True)
 class Weapon(Model):
-    """One weapon of the house weapon table."""
+    """One weapon of Muster's weapon table (the original rules' is lost)."""
 
     name: str = key(NAME, "The weapon's name as a scenario writes it.")
     kind: str = key(Choice(WEAPON_CLASSES), "Its class: a team has at most one special or heavy weapon.", name="class")
