@@ -154,7 +154,7 @@ def test_pack_holds_every_part(built):
         "Recovery",
         "Hand-to-hand",
         "Quick reference",
-        "Weapon table (house values)",
+        "Weapon table (this pack’s values)",
         "HTH result"[:3],
     ):
         assert part in text, part

@@ -569,7 +569,9 @@ def test_fireteam_texts_with_numbers_follow_the_house_rules(tmp_path):
     assert "A team down to 3 withdraws or joins another team after a Recovery card" in pack
     assert "A side that has lost more than two thirds of its figures after a Recovery card" in pack
     assert "(more than two thirds) after a Recovery card" in pack and "(more than half)" not in pack
-    assert "+1 medium armour, +2 heavy armour; +1 Good or Elite." in pack
+    assert (
+        "+1 medium armour, +2 heavy armour (this pack’s reading: the original rules name only medium); +1 Good" in pack
+    )
     assert "+3 for a pistol, submachine gun or rifle" in pack
     assert "heavy +4" in pack and "heavy +3;" not in pack
     assert "a team down to 3 figures withdraws" in cards and "over two thirds of its figures" in cards

@@ -255,3 +255,48 @@ def test_a_map_without_a_river_never_speaks_of_rivers():
     spoke of bridges and Medium/Heavy artillery's note of river squares. Weissach, which has one, still does."""
     assert "river" not in _pack_text("hill-112").lower()
     assert "river square" in _pack_text("weissach-bridge").lower()
+
+
+@pytest.mark.parametrize(
+    "clause",
+    [
+        "A HIT figure in HTH loses at once and is removed",
+        "There is no disengagement from HTH",
+        "No firing at or into HTH, though figures in HTH may be caught by the edge of an explosion",
+        "One figure guards up to 5 captives in place; moving them takes one figure per 3 captives.",
+        "A team that joins another acts on that team's cards; its own leave the deck.",
+        "A team that has withdrawn, or joined another team, has no cards of its own any more: skip its lines.",
+        "Level: how many targets one figure may fire at on one Fire card.",
+        "medic within 3\u2033 (the medic is this pack's reading of the missing third modifier)",
+        "heavy armour (this pack's reading: the original rules name only medium)",
+    ],
+)
+def test_fireteams_reference_prints_every_clause_of_the_original_rules(clause):
+    """Issue 14's audit: the seed's HTH removal, no disengagement, no firing into HTH, captives, a merged team's
+    cards (on the reference and the run-sheet) and what a weapon's Level means were never printed, and the medic
+    and heavy armour modifiers, Muster's readings, did not say so where a player reads them."""
+    text = _pack_text("bridge").replace("\u2019", "'")
+    assert _words(clause) in text
+
+
+def test_fireteams_vehicle_armour_and_jump_clearance_print_where_they_are_in_play():
+    with_vehicle, without = _pack_text("relay-station"), _pack_text("bridge")
+    armour = "Against a vehicle the target adds +2 for its armour"
+    assert armour in with_vehicle and armour not in without
+    jump = "A jump clears an obstacle half as high as the distance jumped, or goes 18\u2033 straight up or down."
+    assert jump in with_vehicle and jump not in without  # Relay Station fields jump packs, the bridge does not
+
+
+@pytest.mark.parametrize(
+    "clause",
+    [
+        "next to the fronts of several enemies, choose which to face and fight",
+        "if that brings it into contact with an enemy, it may not attack it this turn",
+        "Hills: climb or descend as many contours each square entered as Unit types gives (this pack's reading",
+    ],
+)
+def test_morschauers_reference_prints_the_facing_choice_the_advance_and_the_hills_reading(clause):
+    """Issue 14's audit: the seed's "it may choose which of the enemy units it will face" and "may not attack the
+    enemy unit this turn" after an advance were never printed, and the per-square reading of the hills rule was
+    printed as if the seed said it."""
+    assert _words(clause) in _pack_text("hill-112").replace("\u2019", "'")

@@ -142,7 +142,9 @@ class Rules(Model):
     vehicles: Vehicles = key(Typed(Vehicles), "Vehicles.")
     deck: Deck = key(Typed(Deck), "The activation deck.")
     weapons_note: Note = key(Typed(Note), "How the missing weapon table was filled.")
-    weapons: list = key(UniqueNames(Typed(Weapon), min=1, what="weapon"), "Muster's weapon table (the original rules' is lost).")
+    weapons: list = key(
+        UniqueNames(Typed(Weapon), min=1, what="weapon"), "Muster's weapon table (the original rules' is lost)."
+    )
     terrain: list = key(
         UniqueNames(Typed(TerrainKind), min=1, what="terrain kind"), "The terrain kinds a scenario may place."
     )
