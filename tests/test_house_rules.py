@@ -661,3 +661,19 @@ def test_musters_own_readings_are_never_called_house_values():
         words = re.sub(r"<[^>]*>", " ", words)  # the text a reader sees, not class names
         found += [(template.name, line) for line in words.splitlines() if loose.search(line)]
     assert not found
+
+
+@pytest.mark.parametrize(
+    "system_id, example",
+    [("fireteam-tomorrow", "bridge"), ("para-bellum", "vesta-relay"), ("morschauser-modern", "weissach-bridge")],
+)
+def test_the_card_backs_and_the_odds_page_name_the_house_rules(tmp_path, system_id, example):
+    """A new user's trial: the cards PDF and the odds page did not say which house rules they followed, so a deck
+    printed with them could be shuffled into a game played by the rules as written unnoticed."""
+    club = _write(tmp_path, "club.yaml", f"system: {system_id}\ntitle: Kessel Valley Club\n")
+    plain_pack, plain_cards = _pack_html(SCENARIOS / f"{example}.yaml", {})
+    pack, cards = _pack_html(SCENARIOS / f"{example}.yaml", {system_id: str(club)})
+    assert '<div class="bhouse" data-fit-lines="3" data-fit-min="5">Kessel Valley Club</div>' in cards
+    assert "bhouse" not in plain_cards
+    assert "Worked out with the house rules: <b>Kessel Valley Club</b>." in pack
+    assert "Worked out with the house rules" not in plain_pack

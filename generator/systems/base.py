@@ -282,9 +282,16 @@ class System:
         raise NotImplementedError
 
     def card_back(self, prepared: Prepared) -> dict:
-        """The one back every card of the deck shares (so a face-down card gives nothing away)."""
+        """The one back every card of the deck shares (so a face-down card gives nothing away); a deck printed with
+        house rules names them, so it is not shuffled into a game played by the rules as written."""
         scenario = prepared.scenario
-        return {"title": scenario.title, "seed": prepared.seed if self.uses_seed else None, "system": self.title}
+        house = (self.house.title or "House rules") if self.house is not None else None
+        return {
+            "title": scenario.title,
+            "seed": prepared.seed if self.uses_seed else None,
+            "system": self.title,
+            "house": house,
+        }
 
     def in_play(self, prepared: Prepared) -> dict[str, bool]:
         """The rules that apply only to what a scenario fields, each by its name, title or key in the rule data
