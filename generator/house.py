@@ -25,7 +25,7 @@ import yaml
 
 from .errors import InputProblems, Problem
 from .loading import Document, PathT, load_file
-from .schema import INVALID, Checker, Str, suggest
+from .schema import INVALID, Checker, Str, one_of, suggest
 
 TITLE = Str(120)
 NOTE = Str(2000, None, "a note")
@@ -197,6 +197,22 @@ def named_file(folder: Path, name: Any) -> Path:
     return real
 
 
+def _unknown_top_keys(data: dict, system, checker: Checker) -> None:
+    """A top-level key the system's rule data does not have, told with the keys a house file may hold: its own
+    (system, title, and the club's `note` on the whole file) and the rule data's, less those it may not change
+    (the rule data's id, and its title, which a house file's own `title` stands beside)."""
+    import dataclasses
+
+    model = system.rules_model
+    if model is None:
+        return
+    names = [f.metadata.get("key") or f.name for f in dataclasses.fields(model) if "spec" in f.metadata]
+    allowed = [*OWN_KEYS, *(n for n in names if n not in FIXED_KEYS and n not in OWN_KEYS), "note"]
+    for key in data:
+        if key not in allowed and key not in FIXED_KEYS:
+            checker.report((key,), f"unknown key {key!r}{suggest(str(key), allowed)}; expected {one_of(allowed)}", True)
+
+
 def read(path: str | Path, system_id: str | None = None) -> tuple[HouseRules, Any]:
     """A house-rules file's own keys checked, and its rule data (notes taken out) to merge; `system_id`, given,
     is the system it must be for (a scenario's)."""
@@ -225,6 +241,8 @@ def read(path: str | Path, system_id: str | None = None) -> tuple[HouseRules, An
             checker.report(
                 (key,), f"`{key}` is the system's own; a house-rules file names its system with `system`", True
             )
+    if named in systems.known():
+        _unknown_top_keys(data, systems.get(named), checker)
     notes: dict[tuple, str] = {}
     rules = _take_notes({k: v for k, v in data.items() if k not in OWN_KEYS}, (), checker, notes)
     if checker.problems:

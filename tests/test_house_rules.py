@@ -677,3 +677,13 @@ def test_the_card_backs_and_the_odds_page_name_the_house_rules(tmp_path, system_
     assert "bhouse" not in plain_cards
     assert "Worked out with the house rules: <b>Kessel Valley Club</b>." in pack
     assert "Worked out with the house rules" not in plain_pack
+
+
+def test_an_unknown_top_level_key_lists_what_a_house_file_may_hold(tmp_path):
+    """A new user's trial: a misspelt top-level key listed 'expected id, title, ...', though a house file may not
+    change the system's id and its `title` is the house rules' own."""
+    path = _write(tmp_path, "club.yaml", "system: para-bellum\nordr: {bonus: 2}\n")
+    [problem] = _problems(path, "para-bellum")
+    assert (problem.file, problem.line, problem.col) == (str(path), 2, 1)
+    assert "(did you mean 'order'?); expected system, title, source, scope," in problem.message
+    assert " id," not in problem.message
