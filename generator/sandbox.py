@@ -112,8 +112,15 @@ def _near(memory_mb: int) -> bool:
     return peak_kb > _BASE_PEAK_KB and peak_kb - _BASE_KB >= memory_mb * 1024 * 0.9
 
 
+def _sigint_blocked(blocked: bool) -> None:
+    """Hold SIGINT back from this process (it stays pending) or let it through."""
+    if hasattr(signal, "pthread_sigmask"):  # POSIX; elsewhere children are spawned, not forked
+        signal.pthread_sigmask(signal.SIG_BLOCK if blocked else signal.SIG_UNBLOCK, {signal.SIGINT})
+
+
 def _limited_child(conn, function: Callable, args: tuple, seconds: float, memory_mb: int) -> None:
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl-C reaches the whole group: the parent reports it and kills us
+    _sigint_blocked(False)  # (blocked since the fork: one that came since is dropped, being ignored now)
     if not os.environ.get("MUSTER_DEBUG"):  # what C libraries print as memory runs out is not for the user:
         os.dup2(os.open(os.devnull, os.O_WRONLY), 2)  # the parent words every failure in one line
         faulthandler.disable()  # (a test runner's crash report writes to its own copy of stderr)
@@ -152,9 +159,14 @@ class _Limited:
         # write to every object it inherited (their GC headers), copying page after page of them. Frozen, they are
         # left out of its collections; this process takes them back at once.
         gc.freeze()
+        # Ctrl-C in the instant after the fork would reach the child before it ignores it, and multiprocessing
+        # would print "Process ForkProcess-1:" above our one line: blocked over the fork, a SIGINT waits, here
+        # for this process (which answers it) and in the child until it ignores it
+        _sigint_blocked(True)
         try:
             self.child.start()
         finally:
+            _sigint_blocked(False)
             gc.unfreeze()
         send.close()
         self.deadline = time.monotonic() + self.seconds
