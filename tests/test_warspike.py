@@ -714,4 +714,23 @@ def test_the_reference_says_how_a_move_is_countered_and_the_note_says_where():
     assert "Countering a Move:</b> Any of your Units may counter a Move that targets no one (or let it go)" in reference
     assert "heading it off at its objective, or attacking it as it moves." in reference
     note = get("warspike").rules.movement_counter.note
-    assert "quick reference prints all three ways" in note and "Reaction cards print" not in note
+    assert "print all three ways" in note and "Reaction cards print" not in note and "the first two" not in note
+
+
+@pytest.mark.parametrize("size", ["poker", "mini", "tarot"])
+def test_the_move_reaction_card_prints_all_three_ways_to_counter_a_move(size):
+    """Issue 14: the Move Reaction's card printed two of the seed's three ways to counter a Move ("directly
+    towards ... or heading them off ..., or attacking them as they move"), its smallest card said to have no
+    room; and the Retaliator's marker said "counter ..., or head it off". On every card size the Move Reaction's
+    card prints all three, fitted whole, and the marker sends any Unit to that Reaction."""
+    from generator.build import Options, check_card_fit, choose_seed, compute, render_html_cards
+
+    scenario = load(SCENARIOS / "warspike-bridge-race.yaml")
+    _, sheet = compute(scenario, choose_seed(scenario, None), Options(card_size=size))
+    words = " ".join(re.sub(r"<[^>]+>", " ", render_html_cards(scenario, sheet)).split()).replace("’", "'")
+    assert (
+        "Directly towards the Instigator's active Unit, heading it off at its objective, or attacking it as it moves."
+        in words
+    )
+    assert "Any of your Units may make the Move Reaction to a Move that targets no one." in words
+    check_card_fit(scenario, size)  # every text fits its card (raises naming the one that does not)

@@ -113,4 +113,4 @@ def test_the_retaliators_marker_says_any_unit_may_counter_a_move():
     marker = next(card for card in system.cards(prepared, "poker") if card["kind"] == "marker retaliator")
     counter = system.rules.movement_counter
     assert counter.rule in marker["lines"]
-    assert "Any of your Units may counter a Move" in counter.rule
+    assert "Any of your Units may make the Move Reaction to a Move that targets no one" in counter.rule
