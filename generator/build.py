@@ -129,7 +129,7 @@ def common_context(prepared: Prepared, options: Options) -> dict:
             "title": system.title,
             "scope": getattr(system.rules, "scope", ""),
             # a club's house rules played: said on the cover, listed with the quick reference's notes
-            "house": house.printed(system.house, system.rules_doc.data),
+            "house": house.printed(system.house, system.rules_doc.data, system.rules_model),
         },
         "seed": prepared.seed if system.uses_seed else None,
         "paper": options.paper,

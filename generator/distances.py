@@ -7,8 +7,10 @@ UNIT_MARKS = {"inch": INCH, "cm": " cm"}
 
 
 def distance(value, unit: str = "inch") -> str:
-    """A distance for the page: 6″, 2.5″, 15 cm."""
-    return f"{value}{UNIT_MARKS.get(unit, ' ' + unit)}"
+    """A distance for the page: 6″, 2.5″, 15 cm; a unit without a mark in words, 1 square, 2 squares."""
+    if unit in UNIT_MARKS:
+        return f"{value}{UNIT_MARKS[unit]}"
+    return f"{value} {unit}{'' if str(value) == '1' else 's'}"
 
 
 def inch_marks(text: str) -> str:

@@ -15,6 +15,7 @@ comments: a club's starting point.
 
 from __future__ import annotations
 
+import dataclasses
 import re
 import textwrap
 from dataclasses import dataclass, field
@@ -23,9 +24,11 @@ from typing import Any
 
 import yaml
 
+from .distances import distance
 from .errors import InputProblems, Problem
 from .loading import Document, PathT, load_file
-from .schema import INVALID, Checker, Str, one_of, suggest
+from .models import MapOf, Typed
+from .schema import INVALID, Checker, ListOf, Str, one_of, suggest
 
 TITLE = Str(120)
 NOTE = Str(2000, None, "a note")
@@ -385,14 +388,46 @@ def rules_yaml(system, house: HouseRules | None = None) -> str:
 # --- what a pack prints of them ------------------------------------------------------------------------------
 
 
-def _words(value: Any) -> str:
-    """A rule-data value as a sentence shows it."""
+def _step(spec: Any, unit: str, step: Any) -> tuple[Any, str]:
+    """One step down the rule data's kinds of value: into a model's key (its kind and the unit its numbers
+    count), a list's item or a mapping's value (the same unit); (None, "") where the kinds do not say."""
+    if isinstance(spec, ListOf) and isinstance(step, int):
+        return spec.item, unit
+    if isinstance(spec, MapOf):
+        return spec.value, unit
+    if isinstance(spec, Typed) and isinstance(step, str):
+        for f in dataclasses.fields(spec.model):
+            if "spec" in f.metadata and (f.metadata["key"] or f.name) == step:
+                return f.metadata["spec"], f.metadata.get("unit", "")
+    return None, ""
+
+
+def _kind_at(model: Any, path: tuple) -> tuple[Any, str]:
+    """The kind of value at `path` in rule data of `model` and the unit a number there counts ("inch", "")."""
+    spec, unit = (Typed(model) if model else None), ""
+    for step in path:
+        spec, unit = _step(spec, unit, step)
+    return spec, unit
+
+
+def _words(value: Any, spec: Any = None, unit: str = "") -> str:
+    """A rule-data value as a sentence shows it, a distance with its unit (32″, 2 squares): `spec` is its kind of
+    value, for the units of what it holds."""
     if isinstance(value, bool):
         return "yes" if value else "no"
     if isinstance(value, dict):
-        return ", ".join(f"{key.replace('_', ' ')} {_words(item)}" for key, item in value.items() if key != "name")
+        return ", ".join(
+            f"{key.replace('_', ' ')} {_words(item, *_step(spec, unit, key))}"
+            for key, item in value.items()
+            if key != "name"
+        )
     if isinstance(value, list):
-        return ", ".join(str(v.get("name", _words(v))) if isinstance(v, dict) else _words(v) for v in value)
+        inner = _step(spec, unit, 0)
+        return ", ".join(
+            str(v.get("name", _words(v, *inner))) if isinstance(v, dict) else _words(v, *inner) for v in value
+        )
+    if unit and isinstance(value, (int, float)):
+        return distance(value, unit)
     return str(value)
 
 
@@ -412,15 +447,16 @@ def rule_label(data: Any, path: tuple) -> str:
     return " › ".join(words)
 
 
-def printed(house: HouseRules | None, data: Any) -> dict | None:
-    """The house rules as a pack prints them: their title, each change with the value the rules as written give,
-    and the club's notes, each under the rule it is about."""
+def printed(house: HouseRules | None, data: Any, model: Any = None) -> dict | None:
+    """The house rules as a pack prints them: their title, each change with the value the rules as written give
+    (a distance with its unit, read from `model`'s keys), and the club's notes, each under the rule it is about."""
     if house is None:
         return None
     changes = []
     for change in house.changes:
-        entry = {"rule": rule_label(data, change.path), "now": _words(change.now)}
-        entry["was"] = None if change.added else _words(change.was)
+        kind = _kind_at(model, change.path)
+        entry = {"rule": rule_label(data, change.path), "now": _words(change.now, *kind)}
+        entry["was"] = None if change.added else _words(change.was, *kind)
         changes.append(entry)
     notes = [
         {"rule": rule_label(data, path) if path else (house.title or "House rules"), "note": text}

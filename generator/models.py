@@ -26,13 +26,14 @@ from .schema import INVALID, Checker, Choice, Int, Key, ListOf, Record, Spec, St
 _REQUIRED = dataclasses.MISSING
 
 
-def key(spec: Spec, doc: str, *, default: Any = _REQUIRED, name: str | None = None) -> Any:
+def key(spec: Spec, doc: str, *, default: Any = _REQUIRED, name: str | None = None, unit: str = "") -> Any:
     """A model field: its kind of value, what it means, and its default (no default: the key is required).
 
     `name` is the YAML key when it is not a Python name (such as `from`). A list or mapping default is
-    copied for each instance.
+    copied for each instance. `unit` is what a number of it counts ("inch", "square"): a page that prints the
+    value itself (a house rule's change) prints it with the unit, 24″ or 2 squares.
     """
-    metadata = {"spec": spec, "doc": doc, "key": name}
+    metadata = {"spec": spec, "doc": doc, "key": name, "unit": unit}
     if default is _REQUIRED:
         return dataclasses.field(metadata=metadata)
     if isinstance(default, (list, dict)):

@@ -382,6 +382,46 @@ def test_morschauser_follows_a_house_bag_of_tiles_and_a_units_battle_power(tmp_p
     assert cards != plain_cards
 
 
+def test_a_changed_distance_is_listed_with_its_unit(tmp_path):
+    """The quick reference listed a club's longer assault rifle as "range: 32 (was 30)", a bare number beside
+    rules that print every distance with its unit. Each key of the rule data says what its numbers count: a
+    range prints 32″ (was 30″), a whole new weapon's range and blast theirs, a word stays a word (LOT), a
+    Morschauser move counts squares, and a number that is no distance stays bare."""
+    fireteam = systems.get("fireteam-tomorrow").with_house_rules(
+        _write(
+            tmp_path,
+            "club.yaml",
+            KESSEL.replace(
+                "range: 12",
+                "range: 12\n        explosive: true\n        blast: 2\n      - name: Sniper rifle\n        range: 60",
+            )
+            + """
+    movement:
+      fixed: 5
+    """,
+        )
+    )
+    changes = {
+        c["rule"]: (c["now"], c["was"])
+        for c in house.printed(fireteam.house, fireteam.rules_doc.data, fireteam.rules_model)["changes"]
+    }
+    assert changes["Weapons › Assault rifle › range"] == ("32″", "30″")
+    assert changes["Movement › fixed"] == ("5″", "6″")
+    assert changes["Recovery › target"] == ("7", "8")
+    assert changes["Weapons › Sniper rifle › range"] == ("60″", "LOT")
+    lance = changes["Weapons › Plasma lance"][0]
+    assert "range 12″" in lance and "blast 2″" in lance and "level 3" in lance
+    grid = systems.get("morschauser-modern").with_house_rules(
+        _write(tmp_path, "grid.yaml", "system: morschauser-modern\nunit_types:\n  - name: Cavalry\n    move: 3\n")
+    )
+    moved = house.printed(grid.house, grid.rules_doc.data, grid.rules_model)["changes"]
+    assert [(c["rule"], c["now"], c["was"]) for c in moved] == [
+        ("Unit types › Cavalry › move", "3 squares", "2 squares")
+    ]
+    pack, _ = _pack_html(SCENARIOS / "bridge.yaml", {"fireteam-tomorrow": str(_write(tmp_path, "c.yaml", KESSEL))})
+    assert "Weapons › Assault rifle › range:</strong> 32″ (was 30″)." in pack
+
+
 def test_a_house_rule_that_breaks_the_bag_is_refused_at_its_line(tmp_path):
     path = _write(tmp_path, "club.yaml", "system: morschauser-modern\nturn:\n  cards: 40\n")
     [problem] = _problems(path, "morschauser-modern")

@@ -126,7 +126,7 @@ class Hth(Model):
     """Hand-to-hand fighting."""
 
     dice: int = key(Int(1, 6), "Dice each fighter rolls.")
-    engage_within: int = key(Int(0, 48), "Inches within which a passing figure must engage.")
+    engage_within: int = key(Int(0, 48), "Inches within which a passing figure must engage.", unit="inch")
     rule: str = key(RULE, "The rule in a sentence.")
     hit_figure: str = key(RULE, "What happens to a HIT figure in a fight.")
     armour_bonus: str = key(Choice(["level"]), "What armour adds: its level.")

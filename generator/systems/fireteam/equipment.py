@@ -19,12 +19,14 @@ class Weapon(Model):
     kind: str = key(Choice(WEAPON_CLASSES), "Its class: a team has at most one special or heavy weapon.", name="class")
     level: int = key(Int(0, 10), "Targets one figure may fire at on a Fire card.")
     range: object = key(
-        NumberOrWord(Int(0, 480), ["LOT"]), "Range in inches (0: contact), or LOT, the length of the table."
+        NumberOrWord(Int(0, 480), ["LOT"]),
+        "Range in inches (0: contact), or LOT, the length of the table.",
+        unit="inch",
     )
     hth_bonus: bool = key(Bool(), "Whether it earns the HTH weapon bonus.", default=False)
     mg: bool = key(Bool(), "Whether it is a machine gun (affects vehicles).", default=False)
     explosive: bool = key(Bool(), "Whether it is explosive (affects vehicles).", default=False)
-    blast: float = key(Num(0, 24), "The blast radius in inches of an explosive weapon.", default=0)
+    blast: float = key(Num(0, 24), "The blast radius in inches of an explosive weapon.", default=0, unit="inch")
 
     def after(self, path, checker):
         if self.explosive != (self.blast > 0):

@@ -74,9 +74,11 @@ class UnitType(Model):
 
     id: str = key(ID, "The id a scenario's unit names as its type.")
     name: str = key(Str(40), "The type's printed name.")
-    move: int = key(Int(1, 12), "Squares it moves.")
+    move: int = key(Int(1, 12), "Squares it moves.", unit="square")
     battle_power: int = key(Int(1, 20), "Its Battle Power before modifiers.")
-    range: int | None = key(Int(1, 40), "Its artillery range in squares; none if it does not fire.", default=None)
+    range: int | None = key(
+        Int(1, 40), "Its artillery range in squares; none if it does not fire.", default=None, unit="square"
+    )
     weapon: str | None = key(ID, "Its weapon class in artillery.weapons; none if it does not fire.", default=None)
     arc: int = key(Int(1, 360), "Its fire arc in degrees.")
     contours: int = key(Int(1, 9), "Hill contours one step may climb or descend.")
