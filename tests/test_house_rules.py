@@ -373,7 +373,10 @@ def test_morschauser_follows_a_house_bag_of_tiles_and_a_units_battle_power(tmp_p
     plain_pack, plain_cards = _pack_html(SCENARIOS / "weissach-bridge.yaml", {})
     pack, cards = _pack_html(SCENARIOS / "weissach-bridge.yaml", {"morschauser-modern": str(club)})
     assert "from the bag of 52 " in plain_pack and "from the bag of 52 " not in pack
-    assert "from the bag of 39 " in pack and "equal ranks Hearts, Clubs, Diamonds." in pack
+    assert "from the bag of 39 " in pack and "Ace to King; equal ranks go Hearts, Clubs, Diamonds." in pack
+    # the activation order's note too (it said "... before Diamonds before Spades, so A♥, A♣, A♦, A♠")
+    assert "before Spades" not in pack and "A♠" not in pack
+    assert "suit only between equal ranks: Ace to King; equal ranks go Hearts, Clubs, Diamonds." in pack
     assert "one bag of 39, so a game has at most 39 units" in pack  # the rule data's own note
     assert "Played with house rules:</b> Three suits" in pack
     assert "Unit types › Infantry › battle power:</strong> 6 (was 5)." in pack

@@ -120,15 +120,17 @@ def test_no_fireteam_roster_entry_splits_across_pages(largest):
 
 
 def test_long_tables_keep_their_header_on_every_page(largest):
-    """Every page that holds roster or schedule rows of the 52-unit game also holds that table's header row."""
+    """Every page that holds roster or schedule rows of the 52-unit game also holds that table's header row; and
+    every page of the umpire's schedule holds rows (its first, a block of 52 rows kept whole, held only the lead)."""
     import re
 
     pack, _ = largest["fifty-two"]
     with pdfplumber.open(pack) as pdf:
         texts = [page.extract_text() for page in pdf.pages]
-    roster = [t for t in texts if re.search(r"^(West|East) unit \d+ ", t, flags=re.M)]
+    roster = [t for t in texts if re.search(r"^(West|East) unit \d+\b", t, flags=re.M)]
     schedule = [t for t in texts if re.search(r"^\d+ [AJQK0-9]+[♥♣♦♠] ", t, flags=re.M)]
     assert roster and schedule
+    assert len(schedule) == len([t for t in texts if "Umpire’s tile schedule" in t])
     for text in roster:
         assert "Code Unit Start" in text
     for text in schedule:

@@ -201,9 +201,33 @@ def test_examples_build_a_pack_and_unit_cards(built):
     for name, units in (("weissach-bridge", 19),):
         pack, cards = built(name)
         text = "".join(p.extract_text() for p in PdfReader(pack).pages)
-        for part in ("The battlefield", "Forces", "Activation schedule", "Odds", "Quick reference", "Bridge"):
+        for part in ("The battlefield", "Forces", "Umpire’s tile schedule", "Odds", "Quick reference", "Bridge"):
             assert part in text
         assert len(PdfReader(cards).pages) == 2 * -(-units // 9)
+
+
+@pytest.mark.parametrize("name", EXAMPLES)
+def test_the_tiles_are_the_umpires_on_a_sheet_of_their_own(built, name):
+    """Issue 14: the original rules place each unit's tile face down and turn the tiles over only after the
+    Artillery Fire Phase, so whether to fire artillery (losing the tile and the move) is decided blind; the pack
+    printed every turn's tiles on every roster line for all to read. Read from the PDF: no page before the odds
+    (cover, map, rosters) shows a playing card; the schedule starts a page of its own, holds its pages alone to the
+    pack's end, and tells the umpire on every one of them to uncover a turn only after its Artillery Fire Phase;
+    the cover says the tiles lie face down, and the reference's note says why the rosters print none."""
+    pack, _ = built(name)
+    pages = [page.extract_text() for page in PdfReader(pack).pages]
+    schedule = [i for i, text in enumerate(pages) if "Umpire’s tile schedule" in text]
+    assert schedule and schedule == list(range(schedule[0], len(pages))), schedule
+    assert pages[schedule[0]].startswith("Umpire’s tile schedule\n"), pages[schedule[0]][:80]
+    forces = next(i for i, text in enumerate(pages) if text.startswith("Forces\n"))
+    odds = next(i for i, text in enumerate(pages) if text.startswith("Odds\n"))
+    assert forces < odds
+    assert [i for i in range(odds) if set(pages[i]) & set("♥♣♦♠")] == [], "a tile printed before the schedule"
+    assert "For the umpire, or for solo play: keep this sheet from the players." in pages[schedule[0]]
+    assert all("Uncover a turn only after its Artillery Fire Phase." in pages[i] for i in schedule)
+    whole = " ".join(" ".join(pages).split())
+    assert "face down until the Artillery Fire Phase is over" in whole
+    assert "this pack prints no tile on the rosters or the unit cards" in whole
 
 
 def test_letter_paper_build(built):

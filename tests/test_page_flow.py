@@ -520,12 +520,23 @@ CONTINUED_TABLES = [
         "Weapons (this pack’s table)",
         "Weapons (continued)",
     ),
-    ("hill-112", "morschauser-modern", "schedule", "# Turn", "Activation schedule", "Activation schedule (continued)"),
+    (
+        "hill-112",
+        "morschauser-modern",
+        "schedule",
+        "# Turn",
+        "Umpire’s tile schedule",
+        "Umpire’s tile schedule (continued)",
+    ),
     ("bridge", "fireteam-tomorrow", "runsheet", "# Pass", "Deck run-sheet", "Deck run-sheet (continued)"),
     ("warspike-hold-the-ford", "warspike", "tracker", "Turn 1 ", "Turn tracker", "Turn tracker (continued)"),
 ]
 # where a block goes inside a part that starts a page of its own (part_after_blocks' `within`)
-WITHIN = {"runsheet": '<div class="runsheet-block"', "tracker": '<table class="ws-tracker'}
+WITHIN = {
+    "runsheet": '<div class="runsheet-block"',
+    "tracker": '<table class="ws-tracker',
+    "schedule": '<div class="schedule-block"',
+}
 
 
 @pytest.mark.parametrize("name, system, part, header, heading, continued", CONTINUED_TABLES)
@@ -568,7 +579,9 @@ def test_a_page_that_prints_a_dagger_prints_its_key(shared):
     """Hill 112's activation schedule marks with a dagger the units that may fire; printed after blocks of every
     height, every page showing a dagger also shows what it means (the key printed only at the schedule's end, so
     a reader of its first page could not know)."""
-    trials = part_after_blocks(shared, "hill-112", "morschauser-modern/pack.html", "schedule")
+    trials = part_after_blocks(
+        shared, "hill-112", "morschauser-modern/pack.html", "schedule", within=WITHIN["schedule"]
+    )
     pages, keyless = 0, []
     for number, page in enumerate(trials.pages, 1):
         if "\u2020" in page["text"]:
@@ -1005,8 +1018,10 @@ def test_a_page_that_opens_inside_the_notes_says_they_go_on(built, pages_of, nam
         if note and int(note.group(1)) > 1 and "Notes: gaps filled" not in page["text"]:
             opened_inside += 1
             assert page["head"].endswith("Notes (continued)"), (number, page["head"], first)
-    if (name, paper) == ("hill-112", "letter"):
-        assert opened_inside == 1
+    # a case that has such a page, so the test proves something (Hill 112's Letter notes no longer open a page once
+    # its umpire's schedule went to the pack's end, issue 14)
+    if (name, paper) == ("relay-station", "letter"):
+        assert opened_inside >= 1
 
 
 def reference_pieces(document) -> dict[int, list[tuple[int, bool]]]:

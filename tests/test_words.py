@@ -739,10 +739,12 @@ def test_card_and_turn_phrases_a_reader_stumbled_on_read_plainly():
     assert "but target no one" in warspike and "one per turn" in warspike
     assert 'Action points <span class="pb-faces">by D6 roll: 1 · 2–5 · 6</span>' in vesta
     hill = pages("hill-112")
-    assert "remove its tile" not in hill and "After firing: it loses this turn’s tile (below) and may not move." in hill
+    assert "remove its tile" not in hill and "After firing: it loses this turn’s tile and may not move." in hill
     # a second read: Morschauser's turn sequence said to draw tiles from a bag beside the pack's tiles drawn in
-    # advance, and its cover note read "+2, not +3 ... 7 + 2 + 1 = 10"; WarSpike said the Changeover three ways
-    assert "Draw a playing-card tile from the bag" not in hill and "this pack has drawn them in advance" in hill
+    # advance, and its cover note read "+2, not +3 ... 7 + 2 + 1 = 10"; WarSpike said the Changeover three ways.
+    # (Issue 14: the tiles are the umpire's, face down until the Artillery Fire Phase is over, or drawn from a bag.)
+    assert "Draw a playing-card tile from the bag" not in hill
+    assert "drawn from a bag, or kept by an umpire on the umpire’s tile schedule" in hill
     assert "7 + 2 + 1" not in hill
     assert "may not target any Unit" not in warspike and "that have not acted may" not in warspike
     # one way, short enough for the Retaliator's mini card: the turn sequence, the rule, the card

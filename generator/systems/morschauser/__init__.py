@@ -89,7 +89,7 @@ class MorschauserModern(System):
             schedule,
             self.rules,
             game,
-            roster.roster(self.rules, units, schedule),
+            roster.roster(self.rules, units),
             svg,
             legend,
             battlefield.glyph_legend(units),

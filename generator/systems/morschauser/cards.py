@@ -1,4 +1,4 @@
-"""One card per unit for templates/morschauser-modern/cards.html: its marker, numbers, start square, rules and tiles."""
+"""One card per unit for templates/morschauser-modern/cards.html: its marker, numbers, start square and rules."""
 
 from __future__ import annotations
 
@@ -20,15 +20,10 @@ def cards(roster: list[dict]) -> list[dict]:
                 if row["indirect"]
                 else "Fires in the Artillery Fire Phase, only at a unit it can see; off target misses."
             )
-            lines.append("After firing: it loses this turn's tile (below) and may not move.")
+            lines.append("After firing: it loses this turn's tile and may not move.")
         if row["advance"]:
             lines.append("Won a battle: it may take the loser's square.")
         lines.append(f"Hills: {row['contours']} contour{'s' if row['contours'] > 1 else ''} up or down a step.")
-        # the tiles in rows of five turns, each turn's number over its playing card
-        tiles = row["tiles"]
-        rows = [
-            [(start + i + 1, tile) for i, tile in enumerate(tiles[start : start + 5])]
-            for start in range(0, len(tiles), 5)
-        ]
-        out.append({**row, "kind": "unit", "text": lines, "tile_rows": rows})
+        # no tile: the original rules keep it face down until the Artillery Fire Phase is over (the pack's note)
+        out.append({**row, "kind": "unit", "text": lines})
     return out

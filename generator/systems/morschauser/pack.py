@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from . import variants as rule_variants
-from .deck import card_label, rank_word
+from .deck import card_label, order_words
 from .looks import level_mark
 from .squares import square_name
 
@@ -71,9 +71,7 @@ def pack(prepared, tables: list, powers: range, leaves_out: frozenset[str]) -> d
         # the bag and the order the schedule's page states, from the rule data (a house rule may change them)
         "tiles": {
             "count": rules.turn.cards,
-            "first": rank_word(rules.turn.ranks[0]),
-            "last": rank_word(rules.turn.ranks[-1]),
-            "suits": ", ".join(rules.turn.suit_names),
+            "order": order_words(rules.turn.ranks, rules.turn.suit_names),  # as the reference and `muster deck` say it
         },
         "unit_count": len(prepared.roster),
         "any_fires": any(row["fires"] for row in prepared.roster),  # the schedule's header keys its dagger

@@ -6,7 +6,6 @@ from dataclasses import dataclass
 
 from ...scenario import SideView
 from . import variants as rule_variants
-from .deck import card_label
 from .glyphs import unit_uri
 from .models import Rules
 from .rule_data import UnitType
@@ -47,12 +46,9 @@ def listed(rules: Rules, game: GridScenario, sides: list[SideView]) -> list[List
     return out
 
 
-def roster(rules: Rules, units: list[Listed], deck: dict) -> list[dict]:
-    """One roster line per unit: its marker, numbers (poor quality applied), start, and its tile for every turn."""
-    tiles: dict[str, list] = {}
-    for turn in deck["turns"]:
-        for draw in turn["draws"]:
-            tiles.setdefault(draw["code"], []).append(card_label(draw["card"]))
+def roster(rules: Rules, units: list[Listed]) -> list[dict]:
+    """One roster line per unit: its marker, numbers (poor quality applied) and start. No tiles: the original rules
+    keep them face down until the Artillery Fire Phase is over, so only the umpire's schedule prints them."""
     weapons = {weapon.id: weapon for weapon in rules.artillery.weapons}
     rows = []
     for listed_unit in units:
@@ -79,7 +75,6 @@ def roster(rules: Rules, units: list[Listed], deck: dict) -> list[dict]:
                 # seed 004: AFVs and anti-tank guns, whose off-target shots miss, "never fire indirectly"
                 "indirect": unit_type.weapon is not None and not weapons[unit_type.weapon].misses_off_target,
                 "advance": unit_type.advance,
-                "tiles": tiles[listed_unit.code],
             }
         )
     return rows
