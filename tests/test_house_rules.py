@@ -423,6 +423,10 @@ def test_a_changed_distance_is_listed_with_its_unit(tmp_path):
     ]
     pack, _ = _pack_html(SCENARIOS / "bridge.yaml", {"fireteam-tomorrow": str(_write(tmp_path, "c.yaml", KESSEL))})
     assert "Weapons › Assault rifle › range:</strong> 32″ (was 30″)." in pack
+    # a fresh read: the cover counted the added Plasma lance among "3 values ... each beside the value it replaces"
+    assert (
+        "2 values of this system's rules are changed and 1 entry is added, each listed in the quick reference" in pack
+    )
 
 
 def test_a_house_rule_that_breaks_the_bag_is_refused_at_its_line(tmp_path):

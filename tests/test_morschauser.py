@@ -223,10 +223,14 @@ def test_the_tiles_are_the_umpires_on_a_sheet_of_their_own(built, name):
     odds = next(i for i, text in enumerate(pages) if text.startswith("Odds\n"))
     assert forces < odds
     assert [i for i in range(odds) if set(pages[i]) & set("♥♣♦♠")] == [], "a tile printed before the schedule"
-    assert "For the umpire, or for solo play: keep this sheet from the players." in pages[schedule[0]]
+    lead = " ".join(pages[schedule[0]].split())
+    assert "For the umpire, or for solo play: take these pages out of the pack and keep them from the players." in lead
+    # (a fresh read: the cover said "printed on its own sheet" of a schedule two pages long, and its deck number
+    # "sets the order the cards come up in" in a game of tiles)
     assert all("Uncover a turn only after its Artillery Fire Phase." in pages[i] for i in schedule)
     whole = " ".join(" ".join(pages).split())
-    assert "face down until the Artillery Fire Phase is over" in whole
+    assert "face down until the Artillery Fire Phase is over" in whole and "its own sheet" not in whole
+    assert "the cards come up" not in whole and "This number sets the tiles every unit draws each turn" in whole
     assert "this pack prints no tile on the rosters or the unit cards" in whole
 
 

@@ -717,6 +717,24 @@ def test_the_reference_says_how_a_move_is_countered_and_the_note_says_where():
     assert "print all three ways" in note and "Reaction cards print" not in note and "the first two" not in note
 
 
+def test_a_retaliator_marker_that_stays_with_a_holding_side_offers_no_move_reaction():
+    """A fresh read of the Ford: its Retaliator marker stays all game with the war band, every Unit of which holds
+    (and a holding Unit reacts only by Shoot, Engage or Special), yet it said "Any of your Units may make the Move
+    Reaction". Where the marker changes hands (the Aller bridge), it still says so."""
+    from generator.build import load
+
+    system = get("warspike")
+    rule = system.rules.movement_counter.rule
+
+    def marker(name: str) -> list[str]:
+        prepared = system.prepare(load(SCENARIOS / f"{name}.yaml"), 1)
+        return next(c for c in system.cards(prepared, "poker") if c["kind"] == "marker retaliator")["lines"]
+
+    ford, race = marker("warspike-hold-the-ford"), marker("warspike-bridge-race")
+    assert rule not in ford and any(line.startswith("Stays with") for line in ford)
+    assert rule in race
+
+
 @pytest.mark.parametrize("size", ["poker", "mini", "tarot"])
 def test_the_move_reaction_card_prints_all_three_ways_to_counter_a_move(size):
     """Issue 14: the Move Reaction's card printed two of the seed's three ways to counter a Move ("directly

@@ -651,10 +651,15 @@ def test_sentences_a_second_reader_could_not_parse_read_plainly():
     assert "This matrix rounds to whole percentages" in hill
     for page in (bridge, hill):
         assert "always gives the same shuffled deck" not in page
-        assert (
-            "This number sets the order the cards come up in, as this pack prints it; the same number always sets the same order."
-            in page
-        )
+    assert (
+        "This number sets the order the cards come up in, as this pack prints it; the same number always sets the same order."
+        in bridge
+    )
+    # (issue 14: Morschauser's tiles are drawn, not dealt as cards, and its schedule is the umpire's)
+    assert (
+        "This number sets the tiles every unit draws each turn, as the umpire’s tile schedule prints them; the same "
+        "number always draws the same tiles." in hill
+    )
 
 
 @pytest.mark.parametrize(

@@ -70,10 +70,12 @@ def cards(forces: list[dict], rules: Rules) -> list[dict]:
         stays = _stays_with(role, able, forces)
         if role == "instigator" and holding:
             lines = [*lines, f"A Unit under {rules.hold.name.lower()} only reacts: it never takes an Action."]
-        if role == "retaliator":
+        if role == "retaliator" and not stays:
             # how a Move that targets no one is countered (by any Unit, not only the target), and who takes the
-            # Advantage: moot where the markers stay put all game, so the line saying so takes its place
-            lines = [*lines, rules.movement_counter.rule] + ([] if stays else [text.advantage])
+            # Advantage. Both are moot where the markers stay put all game (the line saying so takes their place):
+            # the side that keeps this marker cannot instigate because every Unit of it holds, and a holding Unit
+            # makes no Move Reaction (the reference's reading)
+            lines = [*lines, rules.movement_counter.rule, text.advantage]
         out.append(
             {
                 "kind": f"marker {role}",
