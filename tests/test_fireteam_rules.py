@@ -412,3 +412,16 @@ def test_a_poker_or_tarot_move_card_gives_the_chance_a_roll_reaches_each_distanc
     cards = SYSTEM.cards(prepared, size)
     jump = next(c["text"] for c in cards if c["type"] == "Move" and c["jump_packs"])
     assert jump[2].startswith("A roll reaches") and jump[3].startswith("Jump packs")
+
+
+def test_the_hth_note_and_the_reference_agree_on_when_a_hit_figure_in_hth_goes():
+    """A fresh read: the reference said a HIT figure in HTH "loses at once and is removed", while the note on the
+    result bands said a loser by 1 or 2 is turned on its side and settled on the next Recovery card "as a HIT
+    figure in HTH is", so a player could not tell whether it goes now or at Recovery. Seed 001: it "is immediately
+    removed from play"; the note now says a figure already HIT when its fight comes up is removed at once."""
+    rules = systems.get("fireteam-tomorrow").rules_filled
+    note = " ".join(rules.data["hth"]["bands_note"]["note"].split())
+    assert "as a HIT figure in HTH is" not in note
+    assert "a figure already HIT when its fight comes up is removed at once" in note
+    lines = [line for section in rules.data["reference"] for line in section["lines"] if isinstance(line, str)]
+    assert any("A HIT figure in HTH loses at once and is removed" in line for line in lines)
