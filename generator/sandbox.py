@@ -166,8 +166,8 @@ class _Limited:
         try:
             self.child.start()
         finally:
-            _sigint_blocked(False)
             gc.unfreeze()
+            _sigint_blocked(False)  # last: a SIGINT held back is raised here, with nothing left undone
         send.close()
         self.deadline = time.monotonic() + self.seconds
 
