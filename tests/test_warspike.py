@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import dataclasses
+import html as html_lib
 import re
 from pathlib import Path
 
@@ -297,7 +298,7 @@ def test_letter_paper_builds_the_ford_in_centimetres(built):
     for pdf in (pack, cards):
         box = PdfReader(pdf).pages[0].mediabox
         assert (round(float(box[2]) / MM, 1), round(float(box[3]) / MM, 1)) == PAPERS["letter"]
-    assert "17.5 cm" in text_of(cards)
+    assert "12.5 cm" in text_of(cards)  # Contubernium IV: the war band, on hold, moves not at all
 
 
 def test_the_advantage_examples_name_no_side_of_the_scenario():
@@ -461,7 +462,7 @@ def test_turn_one_where_one_side_cannot_instigate_says_the_coin_changes_nothing(
 def test_the_tracker_tallies_advantage_only_where_it_can_pick_the_instigator(name, contested):
     """Issue 11 (a second fresh read): the Ford's tracker printed an Instigator row of dashes and Advantage tallies
     for the Britons, whose every Unit holds. Advantage only picks between sides that can instigate: with one such
-    side the coin toss decides each turn, so the tracker has no tally rows, no Advantage row and no Instigator
+    side that side chooses each turn, so the tracker has no tally rows, no Advantage row and no Instigator
     row for the side that can never take it, and its lead says why. The Race keeps them all."""
     prepared = WS.prepare(load(SCENARIOS / f"{name}.yaml"), 1)
     tracker = WS.pack(prepared)["tracker"]
@@ -482,8 +483,8 @@ def test_the_tracker_tallies_advantage_only_where_it_can_pick_the_instigator(nam
     assert instigator_rows == able * chunks
     if not contested:
         assert (
-            "Only Legio II Augusta can be Instigator, so no Advantage is tallied: the coin toss decides each turn."
-            in (" ".join(tracker_html.split()))
+            "Only Legio II Augusta can be Instigator, so no Advantage is tallied: each turn Legio II Augusta becomes "
+            "Instigator or passes, whoever wins the coin toss." in (" ".join(tracker_html.split()))
         )
 
 
@@ -504,8 +505,8 @@ def test_a_blocks_level_tag_is_left_off_where_its_name_already_says_it():
 @pytest.mark.parametrize("name, contested", [("warspike-hold-the-ford", False), ("warspike-bridge-race", True)])
 def test_the_sequence_and_reference_say_when_advantage_is_not_tallied_in_this_battle(name, contested):
     """Issue 11 (a third fresh read): the Ford's tracker said no Advantage is tallied, while its turn sequence and
-    quick reference told players to tally it: both now say, for this battle, that the coin toss decides every
-    turn; the Race, where both sides may instigate, prints the rule alone. A fifth read found the Ford's flow
+    quick reference told players to tally it: both now say, for this battle, that no Advantage is tallied and the
+    coin toss opens every turn; the Race, where both sides may instigate, prints the rule alone. A fifth read found the Ford's flow
     still drawing the coin toss for 'Turn 1, and whenever Advantage is tied' and a full Advantage step, corrected
     by a note under it: the two steps themselves now say 'Every turn in this battle' and 'Skipped in this
     battle'."""
@@ -526,7 +527,7 @@ def test_the_sequence_and_reference_say_when_advantage_is_not_tallied_in_this_ba
     assert ("Only Legio II Augusta can be Instigator, so no Advantage is tallied" in sequence) is not contested
     assert ("Next turn: the side with the Advantage is Instigator" in sequence) is contested
     assert (
-        "<b>In this battle</b> only Legio II Augusta can be Instigator, so the coin toss" in reference
+        "<b>In this battle</b> only Legio II Augusta can be Instigator, so no Advantage is tallied" in reference
     ) is not contested
     assert "In this battle" not in (sequence + reference) or not contested
     # a sixth read: the Ford's reference said no Advantage is tallied, then printed the Advantage rule and three
@@ -752,3 +753,70 @@ def test_the_move_reaction_card_prints_all_three_ways_to_counter_a_move(size):
     )
     assert "Any of your Units may make the Move Reaction to a Move that targets no one." in words
     check_card_fit(scenario, size)  # every text fits its card (raises naming the one that does not)
+
+
+def test_reaction_cards_and_marker_lines_follow_what_the_retaliating_units_may_do():
+    """A fresh read of the Ford: the war band, the only side that is ever Retaliator, holds with every Unit, and a
+    holding Unit reacts only by Shoot, Engage or Special, yet its card sheet printed a Move Reaction card and its
+    marker a Changeover line. Reaction cards and those marker lines now follow the Units that can be Retaliator;
+    where any of them is free (the Aller bridge), all four cards and both lines print, and the Move Reaction's
+    card says any Unit may make it against a Move that targets no one."""
+    system = get("warspike")
+    rules = system.rules
+
+    def sheet(name: str) -> tuple[dict, list[str]]:
+        cards = system.cards(system.prepare(load(SCENARIOS / f"{name}.yaml"), 1), "poker")
+        reactions = {c["name"]: c["rule"] for c in cards if c["kind"] == "option reaction"}
+        return reactions, next(c for c in cards if c["kind"] == "marker retaliator")["lines"]
+
+    ford, ford_marker = sheet("warspike-hold-the-ford")
+    assert (
+        list(ford)
+        == [r.name for r in rules.reactions if r.name in rules.hold.reactions]
+        == [
+            "Shoot",
+            "Engage",
+            "Special",
+        ]
+    )
+    assert rules.cards.changeover not in ford_marker and rules.movement_counter.rule not in ford_marker
+    race, race_marker = sheet("warspike-bridge-race")
+    assert list(race) == [r.name for r in rules.reactions]
+    assert race["Move"] == rules.movement_counter.card and "any of your Units" in race["Move"]
+    assert race["Shoot"] == rules.cards.reaction_rule
+    assert rules.cards.changeover in race_marker and rules.movement_counter.rule in race_marker
+
+
+def test_a_battle_with_one_possible_instigator_never_says_the_coin_decides_the_turn():
+    """A fresh read of the Ford: turn 1 said the Romans choose "whoever wins the coin toss", while the tracker said
+    "the coin toss decides each turn" and the reference "the coin toss decides every turn", though a side that
+    cannot instigate can only pass. Every page now says the one side chooses, whoever wins the toss."""
+    from generator import build
+
+    scenario = load(SCENARIOS / "warspike-hold-the-ford.yaml")
+    pack, sheet = build.compute(scenario, build.choose_seed(scenario, None), build.Options())
+    words = " ".join(re.sub(r"<[^>]+>", " ", build.render_html(scenario, pack, sheet)[0]).split())
+    assert "coin toss decides" not in words
+    assert "each turn Legio II Augusta becomes Instigator or passes, whoever wins the coin toss." in words
+    assert "each turn opens with the coin toss, and Legio II Augusta becomes Instigator or passes whoever wins it" in (
+        words
+    )
+
+
+def test_a_holding_units_card_says_it_never_moves_where_others_say_how_far():
+    """A fresh read of the Ford: every war band card printed a large "MOVE UP TO 17.5 cm", though a Unit under hold
+    orders makes no Move Reaction and no Changeover move (the rule data's reading). Its box now says "No Move"
+    under the hold orders' name; a free Unit's still gives its distance and the sum behind it."""
+    from generator.build import Options, choose_seed, compute, render_html_cards
+
+    scenario = load(SCENARIOS / "warspike-hold-the-ford.yaml")
+    _, sheet = compute(scenario, choose_seed(scenario, None), Options())
+    html = render_html_cards(scenario, sheet)
+    boxes = re.findall(r'<div class="ws-move[^"]*">(.*?)</div>', html)
+    words = [" ".join(html_lib.unescape(re.sub(r"<[^>]+>", " ", box)).split()) for box in boxes]
+    held = [w for w in words if w.startswith("Hold orders")]
+    free = [w for w in words if w.startswith("Move up to")]
+    assert len(held) == 3 and len(free) == 5 and len(words) == 8
+    assert all(w == "Hold orders No Move Holds its ground and reacts" for w in held)
+    assert "Move up to 12.5 cm Stature × move rate = 5 × 2.5" in free
+    assert "17.5 cm" not in " ".join(held)

@@ -114,3 +114,14 @@ def test_the_retaliators_marker_says_any_unit_may_counter_a_move():
     counter = system.rules.movement_counter
     assert counter.rule in marker["lines"]
     assert "Any of your Units may make the Move Reaction to a Move that targets no one" in counter.rule
+
+
+def test_the_move_counters_reaction_must_be_one_of_the_reactions(house_rules, muster):
+    """The rule on countering a Move names the Reaction whose card and marker line it governs: a name no Reaction
+    has is refused at its own line, with the Reactions' names."""
+    path, line = house_rules("  reaction: Move\n", "  reaction: Mvoe\n")
+    assert any(
+        p.startswith(f"{path}:{line}:13: movement_counter.reaction: expected one of the Reactions' names")
+        and "(got 'Mvoe') (did you mean 'Move'?)" in p
+        for p in problems(muster)
+    ), problems(muster)

@@ -5,8 +5,9 @@ from __future__ import annotations
 from .models import Rules
 
 
-def unit_card(force: dict, row: dict, options: str) -> dict:
-    """One Unit's card: its side, stats, worked Move, Blocks, leader and orders."""
+def unit_card(force: dict, row: dict, options: str, hold: str) -> dict:
+    """One Unit's card: its side, stats, worked Move, Blocks, leader and orders (`hold`: the hold orders' name, printed
+    where the Unit holds)."""
     return {
         "kind": "unit",
         "side": force["side"],
@@ -24,7 +25,7 @@ def unit_card(force: dict, row: dict, options: str) -> dict:
         "move_sum": f"{row['stature']} \u00d7 {row['move_rate']}",
         "leader": row["leader"],
         "blocks": " \u203a ".join(reversed(row["blocks"])),
-        "hold": row["hold"],
+        "hold": hold if row["hold"] else "",
         "options": options,
     }
 
@@ -35,21 +36,33 @@ def held_options(rules: Rules) -> str:
 
 
 def cards(forces: list[dict], rules: Rules) -> list[dict]:
-    """A card per Unit, then one set of Action and Reaction cards and the two role markers (the roles change hands)."""
+    """A card per Unit, then one set of Action and Reaction cards and the two role markers (the roles change hands).
+    A Reaction card prints only where a Unit that can ever be Retaliator may make it (a holding Unit reacts with
+    the hold orders' Reactions alone), and the Retaliator marker's lines on countering a Move and on the Changeover
+    print only where such a Unit may do so."""
     options = " \u00b7 ".join(
         action.name for action in rules.actions
     )  # the Reactions have the same names (models.Rules)
     held = held_options(rules)
     out = [
-        unit_card(force, row, held if row["hold"] else options)
+        unit_card(force, row, held if row["hold"] else options, rules.hold.name)
         for force in forces
         for row in force["rows"]
         if row["kind"] == "unit"
     ]
     text = rules.cards
+    counter = rules.movement_counter
+    reacting = [row for row in _retaliators(forces) if row["kind"] == "unit"]
+    free = any(not row["hold"] for row in reacting)  # a Unit that can be Retaliator and is not under hold orders
+    usable = {r.name for r in rules.reactions if free or r.name in rules.hold.reactions}
     for role, choices, rule, block_line in (
         ("action", rules.actions, text.action_rule, rules.blocks.same_option),
-        ("reaction", rules.reactions, text.reaction_rule, rules.blocks.retaliator_block),
+        (
+            "reaction",
+            [r for r in rules.reactions if r.name in usable],
+            text.reaction_rule,
+            rules.blocks.retaliator_block,
+        ),
     ):
         for choice in choices:
             out.append(
@@ -58,7 +71,7 @@ def cards(forces: list[dict], rules: Rules) -> list[dict]:
                     "role": role.capitalize(),
                     "name": choice.name,
                     "text": choice.text,
-                    "rule": rule,
+                    "rule": counter.card if role == "reaction" and choice.name == counter.reaction else rule,
                     "block": block_line,
                 }
             )
@@ -70,12 +83,16 @@ def cards(forces: list[dict], rules: Rules) -> list[dict]:
         stays = _stays_with(role, able, forces)
         if role == "instigator" and holding:
             lines = [*lines, f"A Unit under {rules.hold.name.lower()} only reacts: it never takes an Action."]
-        if role == "retaliator" and not stays:
-            # how a Move that targets no one is countered (by any Unit, not only the target), and who takes the
-            # Advantage. Both are moot where the markers stay put all game (the line saying so takes their place):
-            # the side that keeps this marker cannot instigate because every Unit of it holds, and a holding Unit
-            # makes no Move Reaction (the reference's reading)
-            lines = [*lines, rules.movement_counter.rule, text.advantage]
+        if role == "retaliator":
+            # how a Move that targets no one is countered (by any Unit, not only the target) and the Changeover, where
+            # a Unit that can be Retaliator may make them; who takes the Advantage where the markers change hands
+            # (the line saying who keeps them takes its place)
+            lines = [
+                *lines,
+                *([text.changeover] if free else []),
+                *([counter.rule] if counter.reaction in usable else []),
+                *([] if stays else [text.advantage]),
+            ]
         out.append(
             {
                 "kind": f"marker {role}",
@@ -85,6 +102,16 @@ def cards(forces: list[dict], rules: Rules) -> list[dict]:
             }
         )
     return out
+
+
+def _retaliators(forces: list[dict]) -> list[dict]:
+    """The rows of every side that can ever be Retaliator: a side another side can instigate against."""
+    return [
+        row
+        for force in forces
+        if any(other["can_instigate"] for other in forces if other is not force)
+        for row in force["rows"]
+    ]
 
 
 def _stays_with(role: str, able: list[str], forces: list[dict]) -> str:

@@ -179,6 +179,12 @@ class Rules(Model):
                     path + ("hold", "reactions", i),
                     f"expected one of the Reactions' names, {one_of(reactions)} (got {name!r}){suggest(name, reactions)}",
                 )
+        named = self.movement_counter.reaction
+        if named not in reactions:
+            checker.report(
+                path + ("movement_counter", "reaction"),
+                f"expected one of the Reactions' names, {one_of(reactions)} (got {named!r}){suggest(named, reactions)}",
+            )
         for i, action in enumerate(self.actions):
             if action.name not in reactions:
                 checker.report(

@@ -43,7 +43,13 @@ class MarkerRule(Model):
     and in full in the quick reference."""
 
     name: str = key(Str(80), "The rule's title.")
+    reaction: str = key(
+        Str(40),
+        "The Reaction it concerns (one of the Reactions' names): its card and this rule print "
+        "only where a Unit that can be Retaliator may make it.",
+    )
     rule: str = key(TEXT, "The rule as printed on the marker.")
+    card: str = key(Str(200), "The rule line of that Reaction's card, in place of the one every other Reaction prints.")
     reference: str = key(TEXT, "The rule in full, as the quick reference prints it.")
     note: str = note_key()
 
@@ -100,6 +106,10 @@ class CardText(Model):
     reaction_rule: str = key(Str(200), "Printed on every Reaction card.")
     instigator: list = key(ListOf(Str(200), min=1, max=6), "The lines of the Instigator marker.")
     retaliator: list = key(ListOf(Str(200), min=1, max=6), "The lines of the Retaliator marker.")
+    changeover: str = key(
+        Str(200),
+        "The Retaliator marker's line on the Changeover (where a Unit that can be Retaliator is free to move).",
+    )
     advantage: str = key(
         Str(200), "The Retaliator marker's line on who takes the Advantage (where the roles can change hands)."
     )
