@@ -51,7 +51,21 @@ _APPLIED_LINE = Record(
             "What it is a rule for: names the system's rule data gives (a unit type, weapon, terrain kind, "
             "variant...). It prints only for a scenario that fields or plays one of them.",
         ),
-    ]
+        Key(
+            "lead",
+            Str(120),
+            "Words printed before the text only where something `lead_with` names is in play as well: they tell "
+            "the line from the one beside it for that other thing (a booklet's appendix serving chapters of both), "
+            "and a page printing this line alone is spared them.",
+            False,
+            "",
+        ),
+        Key("lead_with", ListOf(Str(80), min=1, max=12), "What in play as well makes the lead print.", False, []),
+    ],
+    after=lambda value, path, checker: (
+        (bool(value.get("lead")) == bool(value.get("lead_with")))
+        or checker.report(path, "a line with `lead` names what makes it print in `lead_with`, and the other way round")
+    ),
 )
 
 
@@ -155,7 +169,7 @@ def note_text(note: str | list, leave_out: frozenset[str] = frozenset()) -> str:
             if items:
                 out.append(part["text"].strip().replace("{each}", english_list(items, part.get("join", "and"))))
         elif line_applies(part, leave_out):
-            out.append(line_text(part).strip())
+            out.append(line_text(part, leave_out).strip())
     return " ".join(out)
 
 
@@ -164,9 +178,13 @@ def english_list(items: list[str], last: str = "and") -> str:
     return items[0] if len(items) == 1 else ", ".join(items[:-1]) + f" {last} " + items[-1]
 
 
-def line_text(line: str | dict) -> str:
-    """A reference line's text, whether written plain or with what it applies to."""
-    return line if isinstance(line, str) else line["text"]
+def line_text(line: str | dict, leave_out: frozenset[str] = frozenset()) -> str:
+    """A reference line's text, whether written plain or with what it applies to; its `lead` before it where
+    something its `lead_with` names is in play (not left out)."""
+    if isinstance(line, str):
+        return line
+    lead = line.get("lead") and not all(name in leave_out for name in line.get("lead_with", []))
+    return f"{line['lead']} {line['text']}" if lead else line["text"]
 
 
 def line_applies(line: str | dict, leave_out: frozenset[str]) -> bool:

@@ -11,7 +11,7 @@ from conftest import SCENARIOS, examples_by_system
 
 from generator.build import Options, choose_seed, compute, load, pack_html
 from generator.loading import load_text
-from generator.models import NoteText, ReferenceLine, note_text
+from generator.models import NoteText, ReferenceLine, line_text, note_text
 from generator.schema import Checker
 from generator.systems import get, known
 
@@ -142,17 +142,26 @@ def test_a_reference_line_is_text_or_text_with_what_it_applies_to():
         "  - {text: A rule., applies_to: [river]}\n"
         "  - {text: A rule., applys_to: [river]}\n"
         "  - {text: A rule., applies_to: []}\n"
+        "  - {text: A rule., applies_to: [river], lead: 'Without rivers:'}\n"
+        "  - {text: A rule., applies_to: [river], lead: 'Without fords:', lead_with: [ford]}\n"
     )
     doc = load_text(text, "rules.yaml")
     checker = Checker(doc)
     lines = doc.data["lines"]
     spec = ReferenceLine()
     assert spec.check(lines[0], ("lines", 0), checker) == "A rule."
-    assert spec.check(lines[1], ("lines", 1), checker) == {"text": "A rule.", "applies_to": ["river"]}
+    assert spec.check(lines[1], ("lines", 1), checker) == {
+        "text": "A rule.",
+        "applies_to": ["river"],
+        "lead": "",
+        "lead_with": [],
+    }
+    assert spec.check(lines[5], ("lines", 5), checker)["lead_with"] == ["ford"]
     assert checker.problems == []
     spec.check(lines[2], ("lines", 2), checker)
     spec.check(lines[3], ("lines", 3), checker)
-    assert {p.line for p in checker.problems} == {4, 5}
+    spec.check(lines[4], ("lines", 4), checker)  # a lead that never says when it prints
+    assert {p.line for p in checker.problems} == {4, 5, 6}
     assert any("applys_to" in p.message and "did you mean" in p.message for p in checker.problems)
 
 
@@ -199,7 +208,7 @@ def test_a_reference_for_every_scenario_keeps_every_line(system_id):
     system = get(system_id)
     printed = [line for section in system.reference()["sections"] for line in section["lines"]]
     assert all(isinstance(line, str) for line in printed)
-    assert {line["text"] for line in _applied_lines(system_id)} <= set(printed)
+    assert {line_text(line) for line in _applied_lines(system_id)} <= set(printed)
 
 
 def test_a_variant_that_replaces_the_action_roll_replaces_it_in_the_quick_reference():
@@ -221,7 +230,7 @@ def test_each_action_roll_in_the_reference_says_which_rules_it_belongs_to():
     nothing saying which chapter plays which. Each roll line names its rules, so a page that prints both reads."""
     from generator.systems.parabellum.pack import STANDARD_ROLL
 
-    lines = {tuple(line["applies_to"]): line["text"] for line in _applied_lines("para-bellum")}
+    lines = {tuple(line["applies_to"]): line_text(line) for line in _applied_lines("para-bellum")}
     assert lines[(STANDARD_ROLL,)].startswith("Without the Discipline test variant")  # true under house rules too
     # a later read: "..., then roll a D6." followed by "As originally written, roll a D6: ..." said the roll twice;
     # the line before every roll line says it once
@@ -236,6 +245,24 @@ def test_each_action_roll_in_the_reference_says_which_rules_it_belongs_to():
     for applies, text in lines.items():
         for name in set(applies) & set(variants):
             assert f"Under the {name.split(' (')[0]} variant" in text, text
+
+
+def test_a_pack_playing_one_roll_does_not_name_the_other():
+    """A fresh read of the Vesta Relay: its reference began the roll line "Without the Discipline test variant",
+    a variant that pack never plays or explains. The words that tell the two rolls apart print only where both
+    print (a booklet's appendix serving chapters of each); the standard pack prints the roll alone."""
+    from generator.systems.parabellum.pack import STANDARD_ROLL
+
+    plain, discipline = _pack_text("vesta-relay"), _pack_text("vesta-relay-discipline")
+    assert "Discipline test variant:" not in plain  # its source line still cites where the variant comes from
+    assert "then roll a D6. 1 gives 1 action point, 2-5 give 2, 6 gives 3." in plain
+    (line,) = [line for line in _applied_lines("para-bellum") if line["applies_to"] == [STANDARD_ROLL]]
+    variant = line["lead_with"][0]
+    assert line_text(line, frozenset({variant})) == "1 gives 1 action point, 2-5 give 2, 6 gives 3."
+    assert line_text(line, frozenset()) == "Without the Discipline test variant: " + line_text(
+        line, frozenset({variant})
+    )
+    assert "Under the Discipline test variant, points: 1 below Discipline" in discipline
 
 
 def test_the_jump_line_in_the_quick_reference_keeps_the_rules_at_least():

@@ -321,7 +321,10 @@ class System:
         data = self.rules_filled.data
         leave_out = self.leaves_out(prepared)
         sections = [
-            {**section, "lines": [line_text(line) for line in section["lines"] if line_applies(line, leave_out)]}
+            {
+                **section,
+                "lines": [line_text(line, leave_out) for line in section["lines"] if line_applies(line, leave_out)],
+            }
             for section in data.get("reference", [])
             if section.get("title") not in leave_out
         ]
