@@ -332,6 +332,9 @@ PROGRAMMER_WORDS = [
     (r"\bholds at most\b|\bbelongs to at most\b|\bHQ holds\b|\bBlock holds\b", "'holds/belongs to at most'"),
     (r"\bone that does not gets\b|\bwhen it names none\b|\bhave room for\b", "a default or a layout, in code's words"),
     (r"\(Block\)", "'(Block)' as a tag"),
+    # a fresh read of Hill 112's notes: how the program draws ("a shuffle set by the deck number ... and the turn
+    # number"), where a player wants what the number does for them
+    (r"(?i)\bshuffle set by\b|\bset by the deck number\b", "a draw in code's words ('a shuffle set by ...')"),
 ]
 # what Python prints when a value reaches the page unformatted: None, True, False, a type, a repr, an internal id
 PYTHON_WORDS = [
