@@ -10,7 +10,15 @@ def distance(value, unit: str = "inch") -> str:
     """A distance for the page: 6″, 2.5″, 15 cm; a unit without a mark in words, 1 square, 2 squares."""
     if unit in UNIT_MARKS:
         return f"{value}{UNIT_MARKS[unit]}"
-    return f"{value} {unit}{'' if str(value) == '1' else 's'}"
+    return f"{value} {unit}{'' if _is_one(value) else 's'}"
+
+
+def _is_one(value) -> bool:
+    """Whether a figure, written as a number or as its text (1, 1.0, "1", Fraction(1)), is one: "1 square"."""
+    try:
+        return float(value) == 1
+    except (TypeError, ValueError):
+        return False
 
 
 def inch_marks(text: str) -> str:

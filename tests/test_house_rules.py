@@ -7,6 +7,7 @@ import json
 import re
 import shutil
 import textwrap
+from fractions import Fraction
 
 import pypdfium2
 import pytest
@@ -734,3 +735,23 @@ def test_an_unknown_top_level_key_lists_what_a_house_file_may_hold(tmp_path):
     assert (problem.file, problem.line, problem.col) == (str(path), 2, 1)
     assert "(did you mean 'order'?); expected system, title, source, scope," in problem.message
     assert " id," not in problem.message
+
+
+@pytest.mark.parametrize(
+    "value, unit, printed",
+    [
+        (1, "square", "1 square"),
+        (1.0, "square", "1.0 square"),
+        ("1", "square", "1 square"),
+        (Fraction(1), "square", "1 square"),
+        (2, "square", "2 squares"),
+        (0.5, "square", "0.5 squares"),
+        (1, "inch", "1\u2033"),
+    ],
+)
+def test_a_distance_in_words_is_singular_for_one_however_the_one_is_written(value, unit, printed):
+    """`distance()` chose "square" or "squares" by comparing the value's text with "1": a house rule's 1.0 printed
+    "1.0 squares". One is one, however written."""
+    from generator.distances import distance
+
+    assert distance(value, unit) == printed
