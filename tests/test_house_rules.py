@@ -627,21 +627,42 @@ def test_fireteam_texts_with_numbers_follow_the_house_rules(tmp_path):
     assert rules.hth.captives.rule.startswith("One figure may guard up to 4 captives")
 
 
-def test_a_vehicle_armour_the_odds_and_the_fire_card_would_read_apart_is_refused(tmp_path):
-    """The odds add vehicle_armour.fire_defence, the Fire card prints the defender's vehicle modifier: a house
-    rule changing one alone printed +2 on the card and played +3 in the odds."""
-    path = _write(tmp_path, "club.yaml", "system: fireteam-tomorrow\nvehicle_armour: {fire_defence: 3}\n")
-    [problem] = _problems(path, "fireteam-tomorrow")
-    assert problem.path == "fire.defender[3].value" and "must be 3 too (got 2)" in problem.message
-    assert "set it in club.yaml too" in problem.message
-    both = _write(
+def test_a_vehicle_armour_is_one_value_the_odds_the_fire_card_and_the_reference_read(tmp_path):
+    """The odds added vehicle_armour.fire_defence while the Fire card printed the defender's vehicle modifier: one
+    value kept twice, held together by a check a club's file had to satisfy by changing both. It is kept once, as
+    the modifier: a house rule changing it changes the card, the roster's chances against a vehicle and the
+    reference alike, and the old key is an unknown one."""
+    from generator import build
+
+    system = systems.get("fireteam-tomorrow")
+    assert system.rules.vehicle_fire_defence == 2
+    old = _write(tmp_path, "old.yaml", "system: fireteam-tomorrow\nvehicle_armour: {fire_defence: 3}\n")
+    [problem] = _problems(old, "fireteam-tomorrow")
+    assert problem.path == "vehicle_armour.fire_defence" and "unknown key 'fire_defence'" in problem.message
+    club = _write(
         tmp_path,
-        "both.yaml",
-        "system: fireteam-tomorrow\nvehicle_armour: {fire_defence: 3}\nfire:\n  defender:\n"
-        "    - name: Vehicle armour (heavy +{vehicle_armour.fire_defence})\n      value: 3\n",
+        "club.yaml",
+        "system: fireteam-tomorrow\nfire:\n  defender:\n    - name: Vehicle armour (heavy +{fire.defender.vehicle.value})\n"
+        "      value: 3\n",
     )
-    rules = systems.get("fireteam-tomorrow").with_house_rules(both).rules
-    assert [m.name for m in rules.fire.defender if m.vehicles_only] == ["Vehicle armour (heavy +3)"]
+    housed = system.with_house_rules(club)
+    assert housed.rules.vehicle_fire_defence == 3
+    assert [m.name for m in housed.rules.fire.defender if m.vehicles_only] == ["Vehicle armour (heavy +3)"]
+    reference = " ".join(line for s in housed.reference()["sections"] for line in s["lines"])
+    assert "Against a vehicle the target adds +3 for its armour" in reference
+
+    def vehicle_rows(house: dict | None) -> tuple[list, str]:
+        scenario = build.load(SCENARIOS / "relay-station.yaml", house)
+        pack, sheet = build.compute(scenario, build.choose_seed(scenario, None), build.Options())
+        pack_html, cards_html = build.render_html(scenario, pack, sheet)
+        return [r for r in re.findall(r"<tr[^>]*>.*?</tr>", pack_html, re.S) if "MG or explosive only" in r], cards_html
+
+    plain_rows, plain_cards = vehicle_rows(None)
+    club_rows, club_cards = vehicle_rows({"fireteam-tomorrow": str(club)})
+    assert plain_rows and club_rows and plain_rows != club_rows
+    club_cards, plain_cards = (cards.replace("\xa0", " ") for cards in (club_cards, plain_cards))
+    assert "Against a vehicle: +3 vehicle armour" in club_cards
+    assert "Against a vehicle: +2 vehicle armour" in plain_cards
 
 
 def test_para_bellums_d6_table_and_action_kinds_are_worded_from_the_data(tmp_path):

@@ -50,9 +50,9 @@ class Armour(Model):
 
 @dataclass(frozen=True)
 class VehicleArmour(Model):
-    """The armour every vehicle has."""
+    """The armour every vehicle has (in hand-to-hand; against fire, its armour is the defender's vehicles-only
+    modifier, fire.defender, which the odds and the Fire card read alike)."""
 
     name: str = key(NAME, "The rule's name.")
     level: int = key(Int(0, 20), "Its armour level.")
-    fire_defence: int = key(Int(0, 20), "Added to the vehicle's defending roll against fire.")
     note: str = note_key()

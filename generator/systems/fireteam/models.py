@@ -186,15 +186,14 @@ class Rules(Model):
             _names(checker, where + ("qualities",), modifier.qualities, self.qualities, "troop quality")
         for i, kind in enumerate(self.terrain):
             _names(checker, path + ("terrain", i, "cover"), [kind.cover], cover, "cover level", single=True)
-        # the Fire card prints the defender's modifier, the odds add vehicle_armour.fire_defence: one value, twice
-        defence = self.vehicle_armour.fire_defence
-        for i, modifier in enumerate(self.fire.defender):
-            if modifier.vehicles_only and modifier.value != defence:
-                checker.report(
-                    path + ("fire", "defender", i, "value"),
-                    f"a vehicle's armour adds {defence} to its roll (vehicle_armour.fire_defence), so its modifier "
-                    f"here must be {defence} too (got {modifier.value})",
-                )
+
+    @property
+    def vehicle_fire_defence(self) -> int:
+        """What a vehicle adds to its defending roll against fire: the defender's vehicles-only modifiers, each as
+        often as it applies (one value, read by the odds and printed on the Fire card)."""
+        return sum(
+            m.value * (m.times if isinstance(m.times, int) else 1) for m in self.fire.defender if m.vehicles_only
+        )
 
 
 def _names(checker, path, names: list, known: list, what: str, single: bool = False) -> None:

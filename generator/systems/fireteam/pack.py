@@ -45,7 +45,7 @@ def pack_data(rules: Rules, prepared, tables: list, leaves_out: frozenset[str]) 
         "left_out": _left_out(rules),
         "vehicle_rules": {
             "dice": rules.movement.vehicle_dice,
-            "armour": f"{rules.vehicle_armour.name.lower()} +{rules.vehicle_armour.fire_defence}",
+            "armour": f"{rules.vehicle_armour.name.lower()} +{rules.vehicle_fire_defence}",
             "hit": rules.vehicles.damage_hit,
             "leader": _vehicle_leader(rules),
         },
@@ -275,7 +275,7 @@ def _matchups(rules: Rules, side: int, groups: list[tuple[str, str]], carried: l
                     )
             for vehicle in enemy_side.vehicles:
                 # seed 001: only MGs and explosives affect vehicles, and their armour is heavy +2
-                base = step(quality) - step(vehicle.quality) - rules.vehicle_armour.fire_defence
+                base = step(quality) - step(vehicle.quality) - rules.vehicle_fire_defence
                 rows.append(
                     {
                         "enemy": vehicle.name + " (MG or explosive only)",
