@@ -43,8 +43,8 @@ def fifty_figures(folder):
     return path
 
 
-def fifty_two_units(folder):
-    """Fifty-two units on a 16 x 12 grid, one card tile each from one deck."""
+def fifty_two_units(folder, count: int = 52):
+    """Fifty-two units (or `count`, an even number) on a 16 x 12 grid, one card tile each from one deck."""
     types = ["infantry", "cavalry", "afv-turreted", "afv", "machine-gun", "anti-tank-gun", "mortar", "field-artillery"]
     sides = []
     for s, (name, facing, cols) in enumerate([("West", "east", "ABCD"), ("East", "west", "MNOP")]):
@@ -55,7 +55,7 @@ def fifty_two_units(folder):
                 "facing": facing,
                 "name": f"{name} unit {i + 1}",
             }
-            for i in range(26)
+            for i in range(count // 2)
         ]
         # unique squares: four columns x twelve rows hold 48, so put the last two further in
         seen = set()
@@ -76,7 +76,7 @@ def fifty_two_units(folder):
         "turns": 8,
         "sides": sides,
     }
-    path = folder / "fifty-two.yaml"
+    path = folder / ("fifty-two.yaml" if count == 52 else f"units-{count}.yaml")
     path.write_text(yaml.safe_dump(data, sort_keys=False))
     return path
 
@@ -183,3 +183,49 @@ def test_a_card_size_a_system_cannot_hold_is_refused(muster, tmp_path, monkeypat
     assert result.code == 2
     assert "Para Bellum cards come in poker or tarot size, not mini" in result.err
     assert not (tmp_path / "vesta-relay").exists()
+
+
+def _schedule_rows(pdf_path) -> list[list[float]]:
+    """Per page of the umpire's tile schedule, the top of each row's number (its "#"), in mm from the page's top."""
+    import re
+
+    pages = []
+    with pdfplumber.open(pdf_path) as pdf:
+        for page in pdf.pages:
+            if "Umpire’s tile schedule" not in (page.extract_text() or ""):
+                continue
+            words = page.extract_words()
+            pages.append(
+                [w["top"] * 25.4 / 72 for w in words if w["x0"] * 25.4 / 72 < 20 and re.fullmatch(r"\d+", w["text"])]
+            )
+    return pages
+
+
+def test_the_schedules_row_height_is_the_one_its_page_breaks_are_worked_out_with(largest):
+    """Whether a block of the umpire's schedule is kept whole is worked out from its height in rows; the rows'
+    pitch read back from the PDF is the height that reckoning uses."""
+    from generator.systems.morschauser.pack import SCHEDULE_ROW_MM
+
+    pack, _ = largest["fifty-two"]
+    pitches = [b - a for rows in _schedule_rows(pack) for a, b in zip(rows, rows[1:]) if 0 < b - a < 6]
+    assert len(pitches) > 100
+    assert all(abs(p - SCHEDULE_ROW_MM) < 0.05 for p in pitches), sorted(set(round(p, 2) for p in pitches))
+
+
+@pytest.mark.parametrize("paper", ["a4", "letter"])
+def test_a_schedule_block_over_half_a_page_flows_on_instead_of_leaving_a_gap(tmp_path, paper):
+    """The schedule kept a block of up to 30 units whole, a fixed count: 30 units' block, 142 mm tall, was pushed
+    whole onto the next page, leaving a third of a page empty above it. A block taller than half the page's text
+    area now flows on, measured against the paper it prints on: every schedule page but the last is filled to
+    within a few rows of its foot."""
+    from generator.build import PAGE_MARGIN_MM, PAPER_MM
+    from generator.cli import main
+    from generator.systems.morschauser.pack import SCHEDULE_ROW_MM
+
+    path = fifty_two_units(tmp_path, 30)
+    assert main(["build", str(path), "--out", str(tmp_path / "out"), "--paper", paper]) == 0
+    rows = _schedule_rows(tmp_path / "out" / path.stem / f"{path.stem}.pdf")
+    foot = PAPER_MM[paper][1] - PAGE_MARGIN_MM[2]
+    assert len(rows) > 1
+    for page in rows[:-1]:
+        assert foot - max(page) < 6 * SCHEDULE_ROW_MM, (paper, foot - max(page))

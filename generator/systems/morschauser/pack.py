@@ -7,6 +7,12 @@ from .deck import card_label, order_words
 from .looks import level_mark
 from .squares import square_name
 
+# the height of one row of the umpire's tile schedule as pack.css prints it (7 pt text, 0.4 mm padding), in mm:
+# a test reads the rows' pitch back from the PDF and holds this to it
+SCHEDULE_ROW_MM = 4.29
+# rows of a schedule block beyond its units: its two header rows and the space below it
+SCHEDULE_BLOCK_EXTRA_ROWS = 3
+
 
 def pack(prepared, tables: list, powers: range, leaves_out: frozenset[str]) -> dict:
     """Plain data for the pack: the map, forces by side, the schedule, odds, the reference in play (its unit types
@@ -74,6 +80,9 @@ def pack(prepared, tables: list, powers: range, leaves_out: frozenset[str]) -> d
             "order": order_words(rules.turn.ranks, rules.turn.suit_names),  # as the reference and `muster deck` say it
         },
         "unit_count": len(prepared.roster),
+        # a block of four turns' columns as tall as this, in mm: kept whole where at most half a page tall (pushed
+        # to the next page, it leaves at most half a page empty), split across pages where taller
+        "schedule_block_mm": round((len(prepared.roster) + SCHEDULE_BLOCK_EXTRA_ROWS) * SCHEDULE_ROW_MM, 2),
         "any_fires": any(row["fires"] for row in prepared.roster),  # the schedule's header keys its dagger
         "odds": odds,
         "battle_powers": list(powers),
