@@ -195,9 +195,10 @@ def test_tracker_has_a_box_per_turn_per_unit_and_tallies_per_side():
     units = [[r["name"] for r in s["rows"] if r["kind"] == "unit"] for s in tracker["sides"]]
     assert [sorted(names) for names in units] == [sorted(u.name for u in Army.of(side).units) for side in sc.sides]
     assert [len(s["tallies"]) for s in tracker["sides"]] == [0, 0]
-    assert [m.mark for m in tracker["marks"]] == ["A", "R", "C"]
+    assert [m.mark for m in tracker["marks"]] == ["A", "R"]  # no Unit of the war band moves at the Changeover
     race = WS.pack(WS.prepare(load(SCENARIOS / "warspike-bridge-race.yaml"), 0))["tracker"]
     assert [len(s["tallies"]) for s in race["sides"]] == [3, 3]
+    assert [m.mark for m in race["marks"]] == ["A", "R", "C"]
     assert "Routing or retreating (count for Landwehr Jäger)" in [t["label"] for t in race["sides"][0]["tallies"]]
 
 
@@ -820,3 +821,30 @@ def test_a_holding_units_card_says_it_never_moves_where_others_say_how_far():
     assert all(w == "Hold orders No Move Holds its ground and reacts" for w in held)
     assert "Move up to 12.5 cm Stature × move rate = 5 × 2.5" in free
     assert "17.5 cm" not in " ".join(held)
+
+
+@pytest.mark.parametrize("name, free", [("warspike-hold-the-ford", False), ("warspike-bridge-race", True)])
+def test_a_battle_whose_retaliating_units_all_hold_skips_what_they_cannot_do(name, free):
+    """A fresh read of the Ford: every Unit of the war band, the only side ever Retaliator, holds, yet its pack
+    printed the tracker's "C Changeover move", a Changeover step not marked skipped, "Countering a Move" in the
+    reference and a note on the Move Reaction's card it has no more, and a Move on every holding row of the
+    roster while their cards say "No Move". Where a Unit that can be Retaliator is free (the Aller bridge), all of
+    it prints."""
+    from generator import build
+
+    scenario = load(SCENARIOS / f"{name}.yaml")
+    pack, sheet = build.compute(scenario, build.choose_seed(scenario, None), build.Options())
+    page = build.render_html(scenario, pack, sheet)[0]
+    words = " ".join(html_lib.unescape(re.sub(r"<[^>]+>", " ", page)).split())
+    tracker = words[words.index("Turn tracker") :]
+    assert ("C Changeover move (Retaliator)" in tracker) is free
+    changeover = re.search(r"5: Changeover (Skipped in this battle )?", words)
+    assert (changeover.group(1) is None) is free
+    counter = get("warspike").rules.movement_counter
+    assert (f"{counter.name}: {counter.reference}" in words) is free
+    notes = words[words.index("Notes: gaps filled") :]
+    assert (f"{counter.name}." in notes) is free
+    rows = [r for r in re.findall(r"<tr class=\"(?:unit|block)[^\"]*\">.*?</tr>", page, re.S)]
+    held = [r for r in rows if "<b>Hold</b>" in r]
+    assert held and all(">No Move<" in r for r in held)
+    assert all(">No Move<" not in r for r in rows if r not in held)

@@ -77,6 +77,10 @@ class WarSpike(System):
             **{note.name: contested for note in notes},
             # a side left with only holding Units (its others destroyed) may win the Advantage
             advantage.cannot_instigate.name: contested and holding,
+            # the note on countering a Move speaks of the Move Reaction's card: a battle whose Units that can be
+            # Retaliator cannot make that Reaction (all hold) prints neither (cards.reacting)
+            self.rules.movement_counter.name: self.rules.movement_counter.reaction
+            in cards.reacting(prepared.forces, self.rules)[0],
             self.rules.coin_toss.scenario_instigator.name: prepared.settings.instigator is not None,
         }
 

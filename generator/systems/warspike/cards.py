@@ -52,9 +52,7 @@ def cards(forces: list[dict], rules: Rules) -> list[dict]:
     ]
     text = rules.cards
     counter = rules.movement_counter
-    reacting = [row for row in _retaliators(forces) if row["kind"] == "unit"]
-    free = any(not row["hold"] for row in reacting)  # a Unit that can be Retaliator and is not under hold orders
-    usable = {r.name for r in rules.reactions if free or r.name in rules.hold.reactions}
+    usable, free = reacting(forces, rules)
     for role, choices, rule, block_line in (
         ("action", rules.actions, text.action_rule, rules.blocks.same_option),
         (
@@ -104,14 +102,19 @@ def cards(forces: list[dict], rules: Rules) -> list[dict]:
     return out
 
 
-def _retaliators(forces: list[dict]) -> list[dict]:
-    """The rows of every side that can ever be Retaliator: a side another side can instigate against."""
-    return [
+def reacting(forces: list[dict], rules: Rules) -> tuple[set[str], bool]:
+    """What the Units of the sides that can ever be Retaliator (a side another side can instigate against) may do:
+    the Reactions any of them may make (a holding Unit, the hold orders' alone), and whether any of them is free,
+    not under hold orders, and so may make a Changeover move."""
+    units = [
         row
         for force in forces
         if any(other["can_instigate"] for other in forces if other is not force)
         for row in force["rows"]
+        if row["kind"] == "unit"
     ]
+    free = any(not row["hold"] for row in units)
+    return {r.name for r in rules.reactions if free or r.name in rules.hold.reactions}, free
 
 
 def _stays_with(role: str, able: list[str], forces: list[dict]) -> str:

@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from ...models import Model, Typed, UniqueNames, key, note_key
-from ...schema import Int, ListOf, Num, Str, one_of, suggest
+from ...schema import Bool, Int, ListOf, Num, Str, one_of, suggest
 from .advantage import Counts, Movement
 from .wording import TEXT, Blocks, CardText, Hold, MarkerRule, MoveDistance, Note, Resolution, Rule, Step, Term
 
@@ -76,6 +76,11 @@ class Mark(Model):
 
     mark: str = key(Str(2), "The letter written in the box.")
     means: str = key(Str(80), "What it stands for, printed in the tracker's lead.")
+    changeover: bool = key(
+        Bool(),
+        "true: the mark of a Changeover move, left out where no Unit that can be Retaliator is free to make one.",
+        default=False,
+    )
 
 
 @dataclass(frozen=True)

@@ -5,6 +5,7 @@ from __future__ import annotations
 from fractions import Fraction
 
 from . import advantage
+from .cards import reacting
 from .models import Rules
 from .roster import number
 from .scenario import DISTANCE_UNITS
@@ -13,7 +14,8 @@ TRACKER_TURNS_PER_TABLE = 14  # turn columns that fit across A4 and Letter besid
 
 
 def tracker(turn_count: int, forces: list[dict], rules: Rules) -> dict:
-    """The turn tracker: turns in tables of up to 12, each side's Units in tree order, tally rows for Advantage."""
+    """The turn tracker: turns in tables of up to 12, each side's Units in tree order, tally rows for Advantage; the
+    marks a box may hold (no Changeover move's where no Unit that can be Retaliator is free to make one)."""
     turns = list(range(1, turn_count + 1))
     # as few tables as fit, sharing the turns evenly (14 turns: 7 and 7), every table as wide as the first
     tables = -(-len(turns) // TRACKER_TURNS_PER_TABLE)
@@ -45,7 +47,7 @@ def tracker(turn_count: int, forces: list[dict], rules: Rules) -> dict:
         "columns": width,
         "turns": len(turns),
         "sides": sides,
-        "marks": rules.per_turn.tracker_marks,
+        "marks": [mark for mark in rules.per_turn.tracker_marks if reacting(forces, rules)[1] or not mark.changeover],
         "advantage": contested,
         "only": None if contested else next((f["side"].name for f in forces if f["can_instigate"]), None),
     }
@@ -107,6 +109,9 @@ def pack(prepared, rules: Rules) -> dict:
         # a booklet's appendix, which serves every WarSpike chapter
         "in_this_battle": not prepared.whole_reference,
         "first_turn": first_turn(settings.instigator, forces),
+        # what the Units that can be Retaliator may do: a battle where all of them hold skips the Changeover, and
+        # its reference prints no way of countering a Move they cannot make (cards.reacting)
+        "reacting": dict(zip(("reactions", "changeover"), reacting(forces, rules))),
         "turns": settings.turns,
         "battle_seconds": rules.turn.battle_seconds,
         "battle_minutes": number(Fraction(settings.turns * rules.turn.battle_seconds, 60)),

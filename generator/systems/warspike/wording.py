@@ -91,9 +91,10 @@ class Step(Model):
     when: str = key(Str(80), "When the step happens, if not every turn.", default="")
     loop: bool = key(Bool(), "true: the flow returns to step 1 from here.", default=False)
     settles: str = key(
-        Choice(["", "instigator", "advantage"]),
+        Choice(["", "instigator", "advantage", "changeover"]),
         "What the step settles: 'instigator' for the coin toss (every turn in a battle where only one side can be "
-        "Instigator), 'advantage' for the tally such a battle skips.",
+        "Instigator), 'advantage' for the tally such a battle skips, 'changeover' for the Changeover, which a "
+        "battle skips where no Unit that can be Retaliator is free to move.",
         default="",
     )
 
