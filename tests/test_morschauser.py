@@ -230,7 +230,7 @@ def test_the_tiles_are_the_umpires_on_a_sheet_of_their_own(built, name):
     assert all("Uncover a turn only after its Artillery Fire Phase." in pages[i] for i in schedule)
     whole = " ".join(" ".join(pages).split())
     assert "face down until the Artillery Fire Phase is over" in whole and "its own sheet" not in whole
-    assert "the cards come up" not in whole and "This number sets the tiles every unit draws each turn" in whole
+    assert "the cards come up" not in whole and "This number sets the umpire’s tile schedule" in whole
     assert "this pack prints no tile on the rosters or the unit cards" in whole
 
 
@@ -308,3 +308,24 @@ def test_the_cover_names_the_objectives_with_the_game_before_the_variants(built)
     cover = PdfReader(pack).pages[0].extract_text()
     assert cover.index("Victory") < cover.index("The game") < cover.index("The objectives are")
     assert cover.index("The objectives are") < cover.index("Variants in play")
+
+
+def test_the_umpires_schedule_and_the_cover_say_what_the_schedule_is_not_how_a_bag_is_drawn():
+    """A fresh read of Hill 112: the schedule's own page said "each turn every unit draws one tile from the bag",
+    which the schedule replaces; the cover said the deck number "always draws the same tiles", untrue of a bag;
+    and the notes said the schedule draws "in roster order" though it lists each turn's units in the order they
+    act, and that 20 turns are "as many as fit". Each now says what the players and the umpire hold."""
+    import html
+
+    from generator import build
+
+    scenario = build.load(SCENARIOS / "hill-112.yaml")
+    pack, _ = build.compute(scenario, build.choose_seed(scenario, None), build.Options(), with_cards=False)
+    words = " ".join(html.unescape(re.sub(r"<[^>]+>", " ", build.pack_html(scenario, pack))).split())
+    schedule = words[words.index("Umpire’s tile schedule For the umpire") :]
+    assert "draws one tile from the bag" not in schedule
+    assert "The schedule is drawn as the bag would be" in schedule
+    assert "the units are listed in the order they act" in schedule
+    assert "always draws the same tiles" not in words
+    assert "This number sets the umpire’s tile schedule: the same number always prints the same schedule." in words
+    assert "in roster order" not in words and "as many as fit" not in words
