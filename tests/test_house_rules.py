@@ -245,7 +245,7 @@ def test_a_changed_recovery_target_changes_odds_card_roster_and_reference(muster
     done = muster("build", SCENARIOS / "bridge.yaml", "--out", out, "--house-rules", club)
     assert done.code == 0, done.err
     pack, cards = _text(out / "bridge" / "bridge.pdf"), _text(out / "bridge" / "bridge-cards.pdf")
-    assert "Played with house rules: Kessel Club. 1 value of this system's rules is changed" in pack
+    assert "Played with: Kessel Club (1 change to the rules, listed in the quick reference" in pack
     assert "Recovery › target: 7 (was 8)." in pack
     assert "Roll 2D6 for each HIT figure; 7 or more stands up" in pack and "8 or more stands up" not in pack
     assert "recovers 58.3%" in pack and "recovers 41.7%" not in pack  # a Fair team in light armour: 7+ on 2D6
@@ -373,13 +373,13 @@ def test_morschauser_follows_a_house_bag_of_tiles_and_a_units_battle_power(tmp_p
     )
     plain_pack, plain_cards = _pack_html(SCENARIOS / "weissach-bridge.yaml", {})
     pack, cards = _pack_html(SCENARIOS / "weissach-bridge.yaml", {"morschauser-modern": str(club)})
-    assert "from the bag of 52 " in plain_pack and "from the bag of 52 " not in pack
-    assert "from the bag of 39 " in pack and "Ace to King; equal ranks go Hearts, Clubs, Diamonds." in pack
+    assert "one tile of the 52 " in plain_pack and "one tile of the 52 " not in pack
+    assert "one tile of the 39 " in pack and "Ace to King; equal ranks go Hearts, Clubs, Diamonds." in pack
     # the activation order's note too (it said "... before Diamonds before Spades, so A♥, A♣, A♦, A♠")
     assert "before Spades" not in pack and "A♠" not in pack
     assert "suit only between equal ranks: Ace to King; equal ranks go Hearts, Clubs, Diamonds." in pack
     assert "one bag of 39, so a game has at most 39 units" in pack  # the rule data's own note
-    assert "Played with house rules:</b> Three suits" in pack
+    assert "Played with:</b> Three suits" in pack
     assert "Unit types › Infantry › battle power:</strong> 6 (was 5)." in pack
     infantry = [row for row in re.findall(r"<tr[^>]*>.*?</tr>", pack, re.S) if ">Infantry<" in row]
     assert infantry and all(">6<" in row for row in infantry[:1])
@@ -425,9 +425,10 @@ def test_a_changed_distance_is_listed_with_its_unit(tmp_path):
     pack, _ = _pack_html(SCENARIOS / "bridge.yaml", {"fireteam-tomorrow": str(_write(tmp_path, "c.yaml", KESSEL))})
     assert "Weapons › Assault rifle › range:</strong> 32″ (was 30″)." in pack
     # a fresh read: the cover counted the added Plasma lance among "3 values ... each beside the value it replaces"
-    assert (
-        "2 values of this system's rules are changed and 1 entry is added, each listed in the quick reference" in pack
-    )
+    assert "(2 changes to the rules and 1 addition, each listed in the quick reference, a changed value" in pack
+    # a second fresh read: "Played with house rules: Kessel Valley Club house rules. 3 values of this system's rules
+    # are changed" said "house rules" twice and read as a program's diff
+    assert "Played with house rules" not in pack and "values of this system" not in pack
 
 
 def test_a_house_rule_that_breaks_the_bag_is_refused_at_its_line(tmp_path):
