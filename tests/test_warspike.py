@@ -743,17 +743,19 @@ def test_the_move_reaction_card_prints_all_three_ways_to_counter_a_move(size):
     towards ... or heading them off ..., or attacking them as they move"), its smallest card said to have no
     room; and the Retaliator's marker said "counter ..., or head it off". On every card size the Move Reaction's
     card prints all three, fitted whole, and the marker sends any Unit to that Reaction."""
-    from generator.build import Options, check_card_fit, choose_seed, compute, render_html_cards
+    from generator.build import TEMPLATES, Options, choose_seed, compute, lay_out, render_html_cards
 
     scenario = load(SCENARIOS / "warspike-bridge-race.yaml")
     _, sheet = compute(scenario, choose_seed(scenario, None), Options(card_size=size))
-    words = " ".join(re.sub(r"<[^>]+>", " ", render_html_cards(scenario, sheet)).split()).replace("’", "'")
+    html = render_html_cards(scenario, sheet)
+    words = " ".join(re.sub(r"<[^>]+>", " ", html).split()).replace("’", "'")
     assert (
         "Directly towards the Instigator's active Unit, heading it off at its objective, or attacking it as it moves."
         in words
     )
     assert "Any of your Units may make the Move Reaction to a Move that targets no one." in words
-    check_card_fit(scenario, size)  # every text fits its card (raises naming the one that does not)
+    # every text fits its card at 7 pt or more, the rule texts too (check_card_fit answers for a scenario's names)
+    assert lay_out(html, TEMPLATES, True)[1] == []
 
 
 def test_reaction_cards_and_marker_lines_follow_what_the_retaliating_units_may_do():
