@@ -13,7 +13,7 @@ import pypdfium2
 import pytest
 from conftest import SCENARIOS
 
-from generator import house, systems
+from generator import build, house, systems
 from generator.errors import InputProblems
 from generator.loading import load_file
 
@@ -343,7 +343,6 @@ def test_a_booklet_config_names_house_rules_per_system_and_the_command_line_over
 
 
 def _pack_html(scenario_path, houses: dict) -> tuple[str, str]:
-    from generator import build
 
     scenario = build.load(scenario_path, houses)
     pack, sheet = build.compute(scenario, build.choose_seed(scenario, None), build.Options())
@@ -633,7 +632,6 @@ def test_a_vehicle_armour_is_one_value_the_odds_the_fire_card_and_the_reference_
     value kept twice, held together by a check a club's file had to satisfy by changing both. It is kept once, as
     the modifier: a house rule changing it changes the card, the roster's chances against a vehicle and the
     reference alike, and the old key is an unknown one."""
-    from generator import build
 
     system = systems.get("fireteam-tomorrow")
     assert system.rules.vehicle_fire_defence == 2
@@ -777,3 +775,22 @@ def test_a_distance_in_words_is_singular_for_one_however_the_one_is_written(valu
     from generator.distances import distance
 
     assert distance(value, unit) == printed
+
+
+def test_a_move_cards_reach_line_does_not_repeat_the_chance_the_line_before_gives(tmp_path):
+    """A fresh read of a house-rules pack (a fixed move of 5″): the Move card said "Rolling goes farther than 5″ in
+    72.2% of rolls" and then "A roll reaches 6″: 72.2%", one chance twice. The reach line starts past the distance
+    the line before speaks of; with the rules' 6″ it still starts at 8″, and vehicles' lines are as they were."""
+    from generator.dice import nd
+    from generator.systems.fireteam.cards import _reach
+
+    rolled = nd(3)
+    assert _reach(rolled, beyond=5).startswith('A roll reaches 8"')
+    assert _reach(rolled, beyond=6).startswith('A roll reaches 8"')
+    assert _reach(rolled).startswith('A roll reaches 4"')
+    club = _write(tmp_path, "club.yaml", "system: fireteam-tomorrow\nmovement:\n  fixed: 5\n")
+    scenario = build.load(SCENARIOS / "bridge.yaml", {"fireteam-tomorrow": str(club)})
+    _, sheet = build.compute(scenario, build.choose_seed(scenario, None), build.Options())
+    cards = build.render_html_cards(scenario, sheet).replace("\xa0", " ").replace("″", '"')
+    assert 'Rolling goes farther than 5" in 72.2% of rolls' in re.sub(r"<[^>]+>", "", cards)
+    assert 'A roll reaches 6"' not in cards and 'A roll reaches 8"' in cards

@@ -229,7 +229,9 @@ def _weapon_bonus(rules: Rules, carried: set[str]) -> str:
 def _reach(rolled, beyond: int = 0) -> str:
     """How often a movement roll reaches each even distance past `beyond` (a figure's fixed move, which it may take
     without rolling) that it may fall short of, exactly ('A roll reaches 8": 41.7%; ...'): what a player weighs
-    before rolling for a charge or for cover. A distance and its chance are never parted at a line's end."""
+    before rolling for a charge or for cover. A distance and its chance are never parted at a line's end. The
+    distance just past `beyond` is left out: the line before says how often a roll goes farther than it."""
     lowest, highest = min(rolled.p), max(rolled.p)
-    steps = [d for d in range(max(lowest, beyond) + 1, highest + 1) if d % 2 == 0]
+    first = beyond + 2 if beyond else lowest + 1
+    steps = [d for d in range(max(lowest + 1, first), highest + 1) if d % 2 == 0]
     return "A roll reaches " + "; ".join(f'{d}":{NBSP}{pct(rolled.at_least(d))}' for d in steps) + "."
