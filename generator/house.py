@@ -28,7 +28,7 @@ from .distances import distance
 from .errors import InputProblems, Problem
 from .loading import Document, PathT, load_file
 from .models import MapOf, Typed
-from .schema import INVALID, Checker, ListOf, Str, one_of, suggest
+from .schema import INVALID, Checker, ListOf, Str, suggest, unknown_key
 
 TITLE = Str(120)
 NOTE = Str(2000, None, "a note")
@@ -213,7 +213,7 @@ def _unknown_top_keys(data: dict, system, checker: Checker) -> None:
     allowed = [*OWN_KEYS, *(n for n in names if n not in FIXED_KEYS and n not in OWN_KEYS), "note"]
     for key in data:
         if key not in allowed and key not in FIXED_KEYS:
-            checker.report((key,), f"unknown key {key!r}{suggest(str(key), allowed)}; expected {one_of(allowed)}", True)
+            checker.report((key,), unknown_key(key, allowed), True)
 
 
 def read(path: str | Path, system_id: str | None = None) -> tuple[HouseRules, Any]:

@@ -284,6 +284,11 @@ class ListOf(Spec):
         return {"type": "array", "items": self.item.json_schema(), "minItems": self.min, "maxItems": self.max}
 
 
+def unknown_key(key, names: list[str]) -> str:
+    """What is said of a key a mapping does not have: the closest of `names`, if one is close, and all of them."""
+    return f"unknown key {key!r}{suggest(str(key), names)}; expected {one_of(names)}"
+
+
 @dataclass
 class Key:
     """One key of a mapping: its name, its kind of value, whether it must be there, and what it means."""
@@ -322,9 +327,7 @@ class Record(Spec):
         misspelt = set()  # keys an unknown key is taken to misspell: told once, at the misspelling
         for key in value:
             if key not in names:
-                checker.report(
-                    path + (key,), f"unknown key {key!r}{suggest(key, names)}; expected {one_of(names)}", key=True
-                )
+                checker.report(path + (key,), unknown_key(key, names), key=True)
                 misspelt.add(closest(key, names))
                 clean = False
         out = {}
