@@ -99,7 +99,20 @@ def validate_limited(
     run_each_limited(_warnings_of, jobs_, jobs, done, failed, "validating")
     if problems:
         raise InputProblems([p for index in sorted(problems) for p in problems[index]])
+    refuse_unused_house_rules(house_rules or {}, seen)
     return [w for index in sorted(warnings) for w in warnings[index]]
+
+
+def refuse_unused_house_rules(house_rules: dict[str, str], systems_used: set[str]) -> None:
+    """A house-rules file for a system no scenario of the command plays is a mistake (the wrong club file): said, as
+    `muster odds` says it, rather than a pack printed without the house rules the club meant to play."""
+    for system_id, file in house_rules.items():
+        if system_id not in systems_used:
+            played = ", ".join(sorted(systems_used)) or "none"
+            raise UsageError(
+                f"{quoted(file)} holds house rules for {system_id}, and no scenario given is a {system_id} scenario "
+                f"(they play {played}): give the house rules of their system"
+            )
 
 
 def _warnings_of(job: tuple[str, str | None, dict | None]) -> tuple[list[Problem], str]:
@@ -436,6 +449,7 @@ def build_all(
     run_each_limited(_make_pdfs, [(path, (path, options)) for path in paths], jobs, done, failed, "building")
     if problems:
         raise InputProblems(problems)
+    refuse_unused_house_rules(dict(options.house_rules), {result[2] for result in results.values()})
     written: list[Path] = []
     outputs: dict[Path, bytes] = {}
     for index in range(len(paths)):

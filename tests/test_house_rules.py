@@ -794,3 +794,21 @@ def test_a_move_cards_reach_line_does_not_repeat_the_chance_the_line_before_give
     cards = build.render_html_cards(scenario, sheet).replace("\xa0", " ").replace("″", '"')
     assert 'Rolling goes farther than 5" in 72.2% of rolls' in re.sub(r"<[^>]+>", "", cards)
     assert 'A roll reaches 6"' not in cards and 'A roll reaches 8"' in cards
+
+
+def test_house_rules_for_a_system_no_scenario_plays_are_refused_not_ignored(tmp_path, muster):
+    """A new user's trial: `muster build bridge.yaml --house-rules ws.yaml` (WarSpike house rules for a Fireteam
+    scenario) printed the pack without them and said nothing, and `validate` called the file valid, while `muster
+    odds` refused the same file. Build and validate refuse it too, before writing anything; a file that one of
+    the scenarios given plays is used as before."""
+    wrong = _write(tmp_path, "ws.yaml", "system: warspike\ntitle: Aller club\n")
+    out = tmp_path / "out"
+    for command in (["build", SCENARIOS / "bridge.yaml", "--out", out], ["validate", SCENARIOS / "bridge.yaml"]):
+        result = muster(*command, "--house-rules", wrong)
+        assert result.code == 2 and "Traceback" not in result.err, result.err
+        assert f"{wrong} holds house rules for warspike, and no scenario given is a warspike scenario" in result.err
+    assert not out.exists()
+    both = muster(
+        "validate", SCENARIOS / "bridge.yaml", SCENARIOS / "warspike-hold-the-ford.yaml", "--house-rules", wrong
+    )
+    assert both.code == 0 and "2 files valid" in both.out, both.err
