@@ -812,3 +812,17 @@ def test_house_rules_for_a_system_no_scenario_plays_are_refused_not_ignored(tmp_
         "validate", SCENARIOS / "bridge.yaml", SCENARIOS / "warspike-hold-the-ford.yaml", "--house-rules", wrong
     )
     assert both.code == 0 and "2 files valid" in both.out, both.err
+
+
+def test_a_number_or_a_single_word_is_asked_for_without_one_of(tmp_path):
+    """A new user's trial: a range written as a word was told "expected a whole number from 0 to 480, or one of LOT",
+    'one of' a single word. One word is named alone; several keep 'one of'."""
+    from generator.schema import Int
+    from generator.systems.fireteam.kinds import NumberOrWord
+
+    club = _write(
+        tmp_path, "club.yaml", "system: fireteam-tomorrow\nweapons:\n  - name: Battle rifle\n    range: forty\n"
+    )
+    [problem] = _problems(club, "fireteam-tomorrow")
+    assert problem.message == "expected a whole number from 0 to 480, or LOT (got 'forty')"
+    assert NumberOrWord(Int(1, 20), ["qualities", "cover"]).expected().endswith(", or one of qualities, cover")

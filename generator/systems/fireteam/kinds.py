@@ -21,7 +21,8 @@ class NumberOrWord(Spec):
     words: list
 
     def expected(self):
-        return f"{self.number.expected()}, or one of {', '.join(self.words)}"
+        words = self.words[0] if len(self.words) == 1 else f"one of {', '.join(self.words)}"
+        return f"{self.number.expected()}, or {words}"
 
     def check(self, value, path, checker):
         if isinstance(value, str) and value in self.words:
