@@ -745,6 +745,10 @@ def test_the_card_backs_and_the_odds_page_name_the_house_rules(tmp_path, system_
     assert "bhouse" not in plain_cards
     assert "Worked out with the house rules: <b>Kessel Valley Club</b>." in pack
     assert "Worked out with the house rules" not in plain_pack
+    # a new user's trial: "Worked out with the house rules: Riverside Wargames Club house rules" said it twice
+    titled = _write(tmp_path, "titled.yaml", f"system: {system_id}\ntitle: Riverside Wargames Club house rules\n")
+    pack, _ = _pack_html(SCENARIOS / f"{example}.yaml", {system_id: str(titled)})
+    assert "Worked out with the <b>Riverside Wargames Club house rules</b>." in pack
 
 
 def test_an_unknown_top_level_key_lists_what_a_house_file_may_hold(tmp_path):
