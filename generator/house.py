@@ -249,7 +249,9 @@ def read(path: str | Path, system_id: str | None = None) -> tuple[HouseRules, An
     notes: dict[tuple, str] = {}
     rules = _take_notes({k: v for k, v in data.items() if k not in OWN_KEYS}, (), checker, notes)
     if checker.problems:
-        raise InputProblems(checker.problems)
+        # the merged rule data is checked only once the file's own keys are right: more may be found then
+        later = "the rules it changes or adds are checked, as the rule data is, once the problems above are fixed"
+        raise InputProblems([*checker.problems, Problem(doc.file, 0, 0, "", later, notice=True)])
     return HouseRules(str(path), named, title if title is not INVALID else "", doc, notes=notes), rules
 
 

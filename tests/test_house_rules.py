@@ -32,10 +32,11 @@ def _write(folder, name: str, text: str):
     return path
 
 
-def _problems(path, system_id: str) -> list:
+def _problems(path, system_id: str, notices: bool = False) -> list:
+    """The problems merging a house-rules file raises (with the notice of checks still to come, if `notices`)."""
     with pytest.raises(InputProblems) as caught:
         systems.get(system_id).with_house_rules(path)
-    return caught.value.problems
+    return [p for p in caught.value.problems if notices or not p.notice]
 
 
 # --- muster rules -------------------------------------------------------------------------------------------
@@ -830,3 +831,17 @@ def test_a_number_or_a_single_word_is_asked_for_without_one_of(tmp_path):
     [problem] = _problems(club, "fireteam-tomorrow")
     assert problem.message == "expected a whole number from 0 to 480, or LOT (got 'forty')"
     assert NumberOrWord(Int(1, 20), ["qualities", "cover"]).expected().endswith(", or one of qualities, cover")
+
+
+def test_a_house_file_with_wrong_keys_says_more_checks_follow(tmp_path):
+    """A new user's trial: a misspelt top-level key was reported as "1 problem"; once mended, the misspelt weapon
+    below it brought two more. As a scenario does, the file is told that the rules it changes are checked once
+    the problems listed are fixed."""
+    bad = _write(
+        tmp_path, "club.yaml", "system: fireteam-tomorrow\nrecovry:\n  target: 7\nweapons:\n  - name: Batle rifle\n"
+    )
+    problems = _problems(bad, "fireteam-tomorrow", notices=True)
+    assert [p.path for p in problems if not p.notice] == ["recovry"]
+    assert [p.message for p in problems if p.notice] == [
+        "the rules it changes or adds are checked, as the rule data is, once the problems above are fixed"
+    ]
