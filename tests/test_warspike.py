@@ -850,3 +850,27 @@ def test_a_battle_whose_retaliating_units_all_hold_skips_what_they_cannot_do(nam
     held = [r for r in rows if "<b>Hold</b>" in r]
     assert held and all(">No Move<" in r for r in held)
     assert all(">No Move<" not in r for r in rows if r not in held)
+
+
+def test_the_covers_instigator_line_is_labelled_for_the_turns_it_speaks_of():
+    """A fresh read of the Ford: the cover's box was headed "Turn 1." over a line about every turn (only the Romans
+    can be Instigator); and a scenario naming its Instigator where one side alone can be one was told "Advantage
+    decides every later turn", in a battle that tallies none."""
+    from generator.systems.warspike.pack import first_turn
+
+    def label(name: str, instigator: str | None = None) -> tuple[str, str]:
+        prepared = WS.prepare(load(SCENARIOS / f"{name}.yaml"), 1)
+        if instigator is not None:
+            prepared.settings = dataclasses.replace(prepared.settings, instigator=instigator)
+        data = WS.pack(prepared)
+        return data["first_turn_label"], data["first_turn"]
+
+    assert label("warspike-hold-the-ford")[0] == "Each turn."
+    assert label("warspike-bridge-race")[0] == "Turn 1."
+    named = label("warspike-hold-the-ford", "Legio II Augusta")
+    assert named[0] == "Turn 1." and "Advantage" not in named[1]
+    assert named[1].endswith(
+        "each later turn Legio II Augusta becomes Instigator or passes, whoever wins the coin toss."
+    )
+    forces = WS.prepare(load(SCENARIOS / "warspike-bridge-race.yaml"), 1).forces
+    assert first_turn("X", forces).endswith("Advantage decides every later turn.")

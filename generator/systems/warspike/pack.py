@@ -85,9 +85,14 @@ def _describe(name: str, moves: advantage.Movement) -> str:
 
 def first_turn(instigator: str | None, forces: list[dict]) -> str:
     """Who is Instigator on turn 1: the scenario's named side, the only side able to be, or the coin toss."""
-    if instigator:
-        return f"{instigator} is the Instigator on turn 1, as the Scenario states; Advantage decides every later turn."
     able = [force["side"].name for force in forces if force["can_instigate"]]
+    if instigator:
+        later = (
+            f"each later turn {able[0]} becomes Instigator or passes, whoever wins the coin toss"
+            if len(able) == 1
+            else "Advantage decides every later turn"
+        )
+        return f"{instigator} is the Instigator on turn 1, as the Scenario states; {later}."
     if len(able) == 1:
         return (
             f"Only {able[0]} can ever be Instigator (every Unit of the other side is under hold orders): each turn "
@@ -109,6 +114,10 @@ def pack(prepared, rules: Rules) -> dict:
         # a booklet's appendix, which serves every WarSpike chapter
         "in_this_battle": not prepared.whole_reference,
         "first_turn": first_turn(settings.instigator, forces),
+        # where one side alone can instigate and the scenario names no Instigator, the line is true of every turn
+        "first_turn_label": "Each turn."
+        if settings.instigator is None and sum(1 for force in forces if force["can_instigate"]) == 1
+        else "Turn 1.",
         # what the Units that can be Retaliator may do: a battle where all of them hold skips the Changeover, and
         # its reference prints no way of countering a Move they cannot make (cards.reacting)
         "reacting": dict(zip(("reactions", "changeover"), reacting(forces, rules))),
