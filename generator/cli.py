@@ -368,7 +368,8 @@ def cmd_validate(args) -> int:
     from .build import validate_limited
 
     houses = _house_rules(args)
-    _print_problems(validate_limited(args.files, args.card_size, jobs=min(2, os.cpu_count() or 1), house_rules=houses))
+    jobs = min(2, os.cpu_count() or 1)
+    _print_problems(validate_limited(args.files, args.card_size, jobs, house_rules=houses, every_house_rules_used=True))
     print(f"{len(args.files)} file{'s' if len(args.files) != 1 else ''} valid")
     return 0
 

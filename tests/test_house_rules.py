@@ -845,3 +845,17 @@ def test_a_house_file_with_wrong_keys_says_more_checks_follow(tmp_path):
     assert [p.message for p in problems if p.notice] == [
         "the rules it changes or adds are checked, as the rule data is, once the problems above are fixed"
     ]
+
+
+def test_a_booklet_configs_house_rules_may_serve_systems_it_has_no_chapter_of(tmp_path):
+    """The refusal above is the command line's: a club's booklet config maps each system it plays to its house
+    rules, and a season's book need not have a chapter of every one, so validating a booklet's chapters does not
+    refuse the config's house rules for a system none of them plays."""
+    from generator.build import validate_limited
+    from generator.errors import UsageError
+
+    wrong = str(_write(tmp_path, "ws.yaml", "system: warspike\ntitle: Aller club\n"))
+    bridge = [str(SCENARIOS / "bridge.yaml")]
+    assert validate_limited(bridge, house_rules={"warspike": wrong}) == []
+    with pytest.raises(UsageError, match="holds house rules for warspike"):
+        validate_limited(bridge, house_rules={"warspike": wrong}, every_house_rules_used=True)
