@@ -658,11 +658,9 @@ def test_sentences_a_second_reader_could_not_parse_read_plainly():
         "This number sets the order the cards come up in, as this pack prints it; the same number always sets the same order."
         in bridge
     )
-    # (issue 14: Morschauser's tiles are drawn, not dealt as cards, and its schedule is the umpire's)
-    assert (
-        "This number sets the tiles every unit draws each turn, as the umpire’s tile schedule prints them; the same "
-        "number always draws the same tiles." in hill
-    )
+    # (issue 14: Morschauser's tiles are drawn, not dealt as cards, and its schedule is the umpire's; a later read:
+    # "the same number always draws the same tiles" was untrue of a bag, so the number sets the schedule)
+    assert "This number sets the umpire’s tile schedule: the same number always prints the same schedule." in hill
 
 
 @pytest.mark.parametrize(
