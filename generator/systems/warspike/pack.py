@@ -17,6 +17,7 @@ def tracker(turn_count: int, forces: list[dict], rules: Rules) -> dict:
     """The turn tracker: turns in tables of up to 12, each side's Units in tree order, tally rows for Advantage; the
     marks a box may hold (no Changeover move's where no Unit that can be Retaliator is free to make one)."""
     turns = list(range(1, turn_count + 1))
+    changeover = reacting(forces, rules)[1]
     # as few tables as fit, sharing the turns evenly (14 turns: 7 and 7), every table as wide as the first
     tables = -(-len(turns) // TRACKER_TURNS_PER_TABLE)
     width = -(-len(turns) // tables)
@@ -47,7 +48,7 @@ def tracker(turn_count: int, forces: list[dict], rules: Rules) -> dict:
         "columns": width,
         "turns": len(turns),
         "sides": sides,
-        "marks": [mark for mark in rules.per_turn.tracker_marks if reacting(forces, rules)[1] or not mark.changeover],
+        "marks": [mark for mark in rules.per_turn.tracker_marks if changeover or not mark.changeover],
         "advantage": contested,
         "only": None if contested else next((f["side"].name for f in forces if f["can_instigate"]), None),
     }
@@ -107,17 +108,16 @@ def pack(prepared, rules: Rules) -> dict:
     settings = prepared.settings
     forces = prepared.forces
     _, words = DISTANCE_UNITS[settings.distance_unit]
+    turns = tracker(settings.turns, forces, rules)
     return {
         "forces": forces,
-        "tracker": tracker(settings.turns, forces, rules),
+        "tracker": turns,
         # what only this battle's sides make true ("only Legio II Augusta can be Instigator"): a pack's words, never
         # a booklet's appendix, which serves every WarSpike chapter
         "in_this_battle": not prepared.whole_reference,
         "first_turn": first_turn(settings.instigator, forces),
         # where one side alone can instigate and the scenario names no Instigator, the line is true of every turn
-        "first_turn_label": "Each turn."
-        if settings.instigator is None and sum(1 for force in forces if force["can_instigate"]) == 1
-        else "Turn 1.",
+        "first_turn_label": "Each turn." if settings.instigator is None and turns["only"] else "Turn 1.",
         # what the Units that can be Retaliator may do: a battle where all of them hold skips the Changeover, and
         # its reference prints no way of countering a Move they cannot make (cards.reacting)
         "reacting": dict(zip(("reactions", "changeover"), reacting(forces, rules))),
