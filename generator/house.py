@@ -433,8 +433,28 @@ def _words(value: Any, spec: Any = None, unit: str = "") -> str:
     return str(value)
 
 
-def rule_label(data: Any, path: tuple) -> str:
-    """Where a value sits in the rule data, in words: "Recovery › target", "Weapons › Assault rifle › range"."""
+def _meaning(model: Any, path: tuple) -> str:
+    """What the key at the end of `path` means, from its model's documentation, as a clause: "the total needed to
+    stand up again" for recovery.target ("" where the path does not end in a documented key)."""
+    if not path or not isinstance(path[-1], str):
+        return ""
+    spec = _kind_at(model, path[:-1])[0]
+    if not isinstance(spec, Typed):
+        return ""
+    doc = next(
+        (f.metadata["doc"] for f in dataclasses.fields(spec.model) if (f.metadata.get("key") or f.name) == path[-1]),
+        "",
+    )
+    clause = re.split(r"\s\(|[,:;.]\s|\.$", doc.strip(), maxsplit=1)[0].strip()
+    if len(clause) > 1 and clause[1].islower():  # "The total ..." -> "the total ...", not "HTH ..." -> "hTH"
+        clause = clause[0].lower() + clause[1:]
+    return clause
+
+
+def rule_label(data: Any, path: tuple, model: Any = None) -> str:
+    """Where a value sits in the rule data, in words: "Recovery › target", "Weapons › Assault rifle › range"; with
+    the rule data's `model`, a key its documentation explains is said in its words: "Recovery, the total needed to
+    stand up again", "Weapons › Assault rifle, range in inches"."""
     from .systems.base import heading
 
     words: list[str] = []
@@ -446,6 +466,9 @@ def rule_label(data: Any, path: tuple) -> str:
             words.append(str(named) if named else f"entry {step + 1}")
         else:
             words.append(heading(step) if not words else step.replace("_", " "))
+    meaning = _meaning(model, path) if len(words) > 1 else ""
+    if meaning:
+        return " › ".join(words[:-1]) + ", " + meaning
     return " › ".join(words)
 
 
@@ -457,7 +480,7 @@ def printed(house: HouseRules | None, data: Any, model: Any = None) -> dict | No
     changes = []
     for change in house.changes:
         kind = _kind_at(model, change.path)
-        entry = {"rule": rule_label(data, change.path), "now": _words(change.now, *kind)}
+        entry = {"rule": rule_label(data, change.path, model), "now": _words(change.now, *kind)}
         entry["was"] = None if change.added else _words(change.was, *kind)
         changes.append(entry)
     notes = [

@@ -32,6 +32,18 @@ def _write(folder, name: str, text: str):
     return path
 
 
+# a value the house rules changed, as the quick reference marks it beside the rules as written's: in the rule
+# data's Markdown, the pack's HTML and a PDF's text
+_MARKED_MD = re.compile(r"\*\*([^*]*)\*\* \*\(house rule[^*]*\)\*")
+_MARKED_HTML = re.compile(r"<strong>([^<]*)</strong> <em>\(house rule[^<]*\)</em>")
+_MARKED_TEXT = re.compile(r"\s*\(house\s+rule(?:;\s+was\s+(?:[^()]|\([^()]*\))*)?\)")
+
+
+def _unmarked(text: str) -> str:
+    """A page's text without the quick reference's house-rule marks: what the rules it plays say."""
+    return _MARKED_TEXT.sub("", _MARKED_HTML.sub(r"\1", _MARKED_MD.sub(r"\1", text)))
+
+
 def _problems(path, system_id: str, notices: bool = False) -> list:
     """The problems merging a house-rules file raises (with the notice of checks still to come, if `notices`)."""
     with pytest.raises(InputProblems) as caught:
@@ -104,7 +116,8 @@ def test_mappings_merge_by_key_and_named_lists_by_name(tmp_path):
 def test_a_reference_line_follows_the_value_it_names(tmp_path):
     merged = systems.get("fireteam-tomorrow").with_house_rules(_write(tmp_path, "club.yaml", KESSEL))
     lines = [line for s in merged.reference()["sections"] for line in s["lines"] if "stands up" in line]
-    assert lines == ["Roll 2D6 for each HIT figure; 7 or more stands up, less is removed."]
+    # the value the house rules changed is marked, the value as written beside it
+    assert lines == ["Roll 2D6 for each HIT figure; **7** *(house rule; was 8)* or more stands up, less is removed."]
 
 
 # --- problems, at the house file's own lines --------------------------------------------------------------
@@ -247,8 +260,9 @@ def test_a_changed_recovery_target_changes_odds_card_roster_and_reference(muster
     assert done.code == 0, done.err
     pack, cards = _text(out / "bridge" / "bridge.pdf"), _text(out / "bridge" / "bridge-cards.pdf")
     assert "Played with: Kessel Club (1 change to the rules, listed in the quick reference" in pack
-    assert "Recovery › target: 7 (was 8)." in pack
-    assert "Roll 2D6 for each HIT figure; 7 or more stands up" in pack and "8 or more stands up" not in pack
+    assert "Recovery, the total needed to stand up again: 7 (was 8)." in pack
+    assert "Roll 2D6 for each HIT figure; 7 (house rule; was 8) or more stands up" in pack
+    assert "8 or more stands up" not in pack
     assert "recovers 58.3%" in pack and "recovers 41.7%" not in pack  # a Fair team in light armour: 7+ on 2D6
     assert "rolls 2D6: 7 or more, it" in cards and "8 or more, it" not in cards
 
@@ -307,11 +321,11 @@ def test_a_booklet_keys_chapters_on_their_house_rules_and_gives_them_their_own_a
     text, outline, _ = build()
     assert "Appendix A: Fireteam Tomorrow" in outline and "Appendix B: Fireteam Tomorrow, Kessel Club" in outline
     assert "played with Kessel Club" in text
-    assert "7 or more stands up" in text and "8 or more stands up" in text  # each appendix its own rules
+    assert "7 or more stands up" in _unmarked(text) and "8 or more stands up" in text  # each appendix its own
     club.write_text("system: fireteam-tomorrow\ntitle: Kessel Club\nrecovery: {target: 6}\n", encoding="utf-8")
     text, _, stats = build()
     assert stats["rendered"] == 2  # the housed chapter and its appendix; the plain ones came from the cache
-    assert "6 or more stands up" in text and "7 or more stands up" not in text
+    assert "6 or more stands up" in _unmarked(text) and "7 or more stands up" not in _unmarked(text)
 
 
 def test_a_booklet_config_names_house_rules_per_system_and_the_command_line_overrides_them(muster, tmp_path):
@@ -331,13 +345,13 @@ def test_a_booklet_config_names_house_rules_per_system_and_the_command_line_over
     done = muster("booklet", raid, "--config", config, "--out", out, "--no-cache")
     assert done.code == 0, done.err
     text = "\n".join(page.extract_text() for page in PdfReader(out).pages)
-    assert "Kessel Club" in text and "7 or more stands up" in text and "Strict Club" not in text
+    assert "Kessel Club" in text and "7 or more stands up" in _unmarked(text) and "Strict Club" not in text
     done = muster(
         "booklet", raid, "--config", config, "--out", out, "--no-cache", "--house-rules", folder / "strict.yaml"
     )
     assert done.code == 0, done.err
     text = "\n".join(page.extract_text() for page in PdfReader(out).pages)
-    assert "Strict Club" in text and "9 or more stands up" in text and "Kessel Club" not in text
+    assert "Strict Club" in text and "9 or more stands up" in _unmarked(text) and "Kessel Club" not in text
     bad = _write(folder, "bad.yaml", "club: K\nseason: W\nhouse_rules:\n  fireteam-tomorow: club.yaml\n")
     done = muster("validate", bad)
     assert done.code == 1 and f"{bad}:4:3:" in done.err and "did you mean 'fireteam-tomorrow'" in done.err
@@ -377,10 +391,11 @@ def test_morschauser_follows_a_house_bag_of_tiles_and_a_units_battle_power(tmp_p
     assert "one tile of the 39 " in pack and "Ace to King; equal ranks go Hearts, Clubs, Diamonds." in pack
     # the activation order's note too (it said "... before Diamonds before Spades, so A♥, A♣, A♦, A♠")
     assert "before Spades" not in pack and "A♠" not in pack
+    pack = _unmarked(pack)
     assert "suit only between equal ranks: Ace to King; equal ranks go Hearts, Clubs, Diamonds." in pack
     assert "one bag of 39, so a game has at most 39 units" in pack  # the rule data's own note
     assert "Played with:</b> Three suits" in pack
-    assert "Unit types › Infantry › battle power:</strong> 6 (was 5)." in pack
+    assert "Unit types › Infantry, its Battle Power before modifiers:</strong> 6 (was 5)." in pack
     infantry = [row for row in re.findall(r"<tr[^>]*>.*?</tr>", pack, re.S) if ">Infantry<" in row]
     assert infantry and all(">6<" in row for row in infantry[:1])
     assert cards != plain_cards
@@ -409,10 +424,10 @@ def test_a_changed_distance_is_listed_with_its_unit(tmp_path):
         c["rule"]: (c["now"], c["was"])
         for c in house.printed(fireteam.house, fireteam.rules_doc.data, fireteam.rules_model)["changes"]
     }
-    assert changes["Weapons › Assault rifle › range"] == ("32″", "30″")
-    assert changes["Movement › fixed"] == ("5″", "6″")
-    assert changes["Recovery › target"] == ("7", "8")
-    assert changes["Weapons › Sniper rifle › range"] == ("60″", "LOT")
+    assert changes["Weapons › Assault rifle, range in inches"] == ("32″", "30″")
+    assert changes["Movement, inches a figure may take without rolling"] == ("5″", "6″")
+    assert changes["Recovery, the total needed to stand up again"] == ("7", "8")
+    assert changes["Weapons › Sniper rifle, range in inches"] == ("60″", "LOT")
     lance = changes["Weapons › Plasma lance"][0]
     assert "range 12″" in lance and "blast 2″" in lance and "level 3" in lance
     grid = systems.get("morschauser-modern").with_house_rules(
@@ -420,10 +435,10 @@ def test_a_changed_distance_is_listed_with_its_unit(tmp_path):
     )
     moved = house.printed(grid.house, grid.rules_doc.data, grid.rules_model)["changes"]
     assert [(c["rule"], c["now"], c["was"]) for c in moved] == [
-        ("Unit types › Cavalry › move", "3 squares", "2 squares")
+        ("Unit types › Cavalry, squares it moves", "3 squares", "2 squares")
     ]
     pack, _ = _pack_html(SCENARIOS / "bridge.yaml", {"fireteam-tomorrow": str(_write(tmp_path, "c.yaml", KESSEL))})
-    assert "Weapons › Assault rifle › range:</strong> 32″ (was 30″)." in pack
+    assert "Weapons › Assault rifle, range in inches:</strong> 32″ (was 30″)." in pack
     # a fresh read: the cover counted the added Plasma lance among "3 values ... each beside the value it replaces"
     assert "(2 changes to the rules and 1 addition, each listed in the quick reference, a changed value" in pack
     # a second fresh read: "Played with house rules: Kessel Valley Club house rules. 3 values of this system's rules
@@ -548,9 +563,9 @@ def test_para_bellums_order_bonus_changes_odds_cards_roster_and_reference(muster
 
     plain_pack, plain_cards = _pack_html(SCENARIOS / "vesta-relay.yaml", {})
     pack, cards = _pack_html(SCENARIOS / "vesta-relay.yaml", {"para-bellum": str(club)})
-    assert "+1 for a Take Action! order" in plain_pack and "+2 for a Take Action! order" in pack
+    assert "+1 for a Take Action! order" in plain_pack and "+2 for a Take Action! order" in _unmarked(pack)
     assert "plus 2 for a Take Action! order" in pack  # the odds page's own heading
-    assert "Order › bonus:</strong> 2 (was 1)." in pack
+    assert "Order, action points the order adds:</strong> 2 (was 1)." in pack
     calm = "At its starting Stress 0 it gets <b>2.00</b> action points on average, <b>{}</b> with a Take Action!"
     assert calm.format("2.83") in plain_pack and calm.format("3.00") in pack and calm.format("2.83") not in pack
     # the card's track: an order at Stress 0 gives 3 points on every face, and the track reaches Stress 5
@@ -580,11 +595,11 @@ def test_warspikes_turn_and_coin_follow_the_house_rules(muster, tmp_path):
     pack, _ = _pack_html(race, {"warspike": str(club)})
     assert "<b>12 turns</b> of about 30 seconds each: 6 minutes" in plain_pack
     assert "<b>9 turns</b> of about 20 seconds each: 3 minutes" in pack
-    assert "the game lasts 9 turns." in pack and "the game lasts 12 turns." in plain_pack
-    assert "prints only the 20 seconds of battle time" in pack
+    assert "the game lasts 9 turns." in _unmarked(pack) and "the game lasts 12 turns." in plain_pack
+    assert "prints only the 20 seconds of battle time" in _unmarked(pack)
     assert '<th class="turn">9</th>' in pack and '<th class="turn">10</th>' not in pack
-    assert "Turn › battle seconds:</strong> 20 (was 30)." in pack
-    assert "Coin toss › faces:</strong> Crown, Eagle (was Heads, Tails)." in pack
+    assert "Turn, seconds of battle time one turn represents:</strong> 20 (was 30)." in pack
+    assert "Coin toss, the coin’s faces:</strong> Crown, Eagle (was Heads, Tails)." in pack
     odds = muster("odds", "warspike", "--json", "--house-rules", club).json()
     faces = [row["face"] for row in odds["tables"][0]["rows"]]
     assert faces == ["Crown", "Eagle"] and all(row["chance"] == "1/2" for row in odds["tables"][0]["rows"])
@@ -615,6 +630,7 @@ def test_fireteam_texts_with_numbers_follow_the_house_rules(tmp_path):
         """,
     )
     pack, cards = _pack_html(SCENARIOS / "bridge.yaml", {"fireteam-tomorrow": str(club)})
+    pack = _unmarked(pack)
     assert "A team down to 3 withdraws or joins another team after a Recovery card" in pack
     assert "A side that has lost more than two thirds of its figures after a Recovery card" in pack
     assert "(more than two thirds) after a Recovery card" in pack and "(more than half)" not in pack
@@ -649,7 +665,7 @@ def test_a_vehicle_armour_is_one_value_the_odds_the_fire_card_and_the_reference_
     assert housed.rules.vehicle_fire_defence == 3
     assert [m.name for m in housed.rules.fire.defender if m.vehicles_only] == ["Vehicle armour (heavy +3)"]
     reference = " ".join(line for s in housed.reference()["sections"] for line in s["lines"])
-    assert "Against a vehicle the target adds +3 for its armour" in reference
+    assert "Against a vehicle the target adds **+3** *(house rule; was +2)* for its armour" in reference
 
     def vehicle_rows(house: dict | None) -> tuple[list, str]:
         scenario = build.load(SCENARIOS / "relay-station.yaml", house)
@@ -683,8 +699,9 @@ def test_para_bellums_d6_table_and_action_kinds_are_worded_from_the_data(tmp_pat
     plain, _ = _pack_html(SCENARIOS / "vesta-relay.yaml", {})
     pack, _ = _pack_html(SCENARIOS / "vesta-relay.yaml", {"para-bellum": str(club)})
     assert "1 gives 1 action point, 2–5 give 2, 6 gives 3." in plain
-    assert "1 gives 0 action points, 2 gives 1, 3–4 give 2, 5–6 give 3." in pack
+    assert "1 gives 0 action points, 2 gives 1, 3–4 give 2, 5–6 give 3." in _unmarked(pack)
     assert "Long (2 points): Run!, Fire! (all weapons, heavy included), Stand Ready!." in plain
+    pack = _unmarked(pack)
     assert "Short (1 point): Move!, Take Aim!, Fire! (non-heavy weapons), Charge!, Run!." in pack
     assert "Long (2 points): Fire! (all weapons, heavy included), Stand Ready!." in pack
 
@@ -697,7 +714,7 @@ def test_morschauser_activation_order_is_worded_from_the_bag(muster, tmp_path):
         "limits:\n  units_max: 39\n",
     )
     pack, _ = _pack_html(SCENARIOS / "weissach-bridge.yaml", {"morschauser-modern": str(club)})
-    assert "activate units from Ace to King; equal ranks go Hearts, Clubs, Diamonds." in pack
+    assert "activate units from Ace to King; equal ranks go Hearts, Clubs, Diamonds." in _unmarked(pack)
     deck = muster("deck", SCENARIOS / "weissach-bridge.yaml", "--house-rules", club)
     assert deck.code == 0 and "(Ace to King; equal ranks go Hearts, Clubs, Diamonds)" in deck.out.splitlines()[0]
 
@@ -707,7 +724,7 @@ def test_musters_own_readings_are_never_called_house_values():
     gaps say they are Muster's, and 'house' on paper means only a club's house rules."""
     from generator.rendering import TEMPLATES
 
-    loose = re.compile(r"\bhouse\b(?! rules)", re.I)
+    loose = re.compile(r"\bhouse\b(?! rules?\b)", re.I)
 
     def strings(node):
         if isinstance(node, str):
@@ -859,3 +876,88 @@ def test_a_booklet_configs_house_rules_may_serve_systems_it_has_no_chapter_of(tm
     assert validate_limited(bridge, house_rules={"warspike": wrong}) == []
     with pytest.raises(UsageError, match="holds house rules for warspike"):
         validate_limited(bridge, house_rules={"warspike": wrong}, every_house_rules_used=True)
+
+
+def _rows(html: str, table_class: str) -> dict[str, str]:
+    """The rows of a pack's table of `table_class`, by the text of their first cell."""
+    table = re.search(rf'<table class="{table_class}">.*?</table>', html, re.S).group(0)
+    rows = re.findall(r"<tr>(.*?)</tr>", table, re.S)
+    return {re.sub(r"<[^>]*>", "", re.findall(r"<td>(.*?)</td>", row, re.S)[0]).strip(): row for row in rows[1:]}
+
+
+def test_the_reference_marks_each_changed_value_with_the_one_it_replaces(tmp_path):
+    """The issue: "in the reference each changed value marked as a house rule with the original value beside it".
+    A fresh read found the changes only in the list at the end: the reference's lines said "7 or more stands up"
+    and the weapons table "32″" as if the rules said so. Each value a house rule changed now prints marked where
+    the reference prints it, the value as written beside it, in the lines and notes of all four systems and in
+    the tables of rule data (Fireteam's weapons, Morschauser's unit types, Para Bellum's actions and tags)."""
+    fireteam = _write(
+        tmp_path,
+        "ft.yaml",
+        """
+        system: fireteam-tomorrow
+        weapons:
+          - name: Assault rifle
+            range: 32
+            level: 2
+        morale:
+          side_loss_fraction: 2/3
+        """,
+    )
+    pack, _ = _pack_html(SCENARIOS / "bridge.yaml", {"fireteam-tomorrow": str(fireteam)})
+    plain, _ = _pack_html(SCENARIOS / "bridge.yaml", {})
+    assert "house rule" not in plain
+    assert "lost more than <strong>two thirds</strong> <em>(house rule; was half)</em> of its figures" in pack
+    rifle, pistol = _rows(pack, "weapons")["Assault rifle"], _rows(pack, "weapons")["Pistol"]
+    assert '<b>32″</b> <span class="house-was">(house rule; was 30″)</span>' in rifle
+    assert '<b>2</b> <span class="house-was">(house rule; was 1)</span>' in rifle  # the level, merged by name too
+    assert "house" not in pistol and rifle.count("house rule") == 2
+
+    grid = _write(tmp_path, "grid.yaml", "system: morschauser-modern\nunit_types:\n  - name: Infantry\n    move: 3\n")
+    pack, _ = _pack_html(SCENARIOS / "weissach-bridge.yaml", {"morschauser-modern": str(grid)})
+    types = _rows(pack, "types")
+    assert '<b>3</b> <span class="house-was">(house rule; was 2)</span>' in types["Infantry"]
+    assert "house" not in types["Cavalry"] and types["Infantry"].count("house rule") == 1
+
+    # Para Bellum's two Fire! actions share a name: a house rule on Move! marks Move! alone, not the first Fire!
+    para = _write(
+        tmp_path,
+        "pb.yaml",
+        """
+        system: para-bellum
+        action_points:
+          points: [0, 1, 2, 2, 3, 3]
+        weapon_tags:
+          - name: heavy
+            rule: Fired only in a Long Fire!, never after moving.
+        actions:
+          - id: move
+            rule: Each model moves up to its Movement Value in inches, plus one.
+        """,
+    )
+    pack, _ = _pack_html(SCENARIOS / "vesta-relay.yaml", {"para-bellum": str(para)})
+    actions = re.search(r'<table class="weapons pb-actions">.*?</table>', pack, re.S).group(0)
+    assert actions.count("house rule") == 1
+    assert "(house rule; was Each model moves up to its Movement Value in inches.)" in actions
+    assert (
+        '<b>Fired only in a Long Fire!, never after moving.</b> <span class="house-was">(house rule; was Fired' in pack
+    )
+    # a sentence a system works out from several values is marked whole, with the rules as written's sentence
+    assert (
+        "<strong>1 gives 0 action points, 2 gives 1, 3–4 give 2, 5–6 give 3</strong> <em>(house rule; was 1 gives 1 "
+        "action point, 2–5 give 2, 6 gives 3)</em>" in pack
+    )
+
+    spike = _write(tmp_path, "ws.yaml", "system: warspike\nturn:\n  battle_seconds: 20\n")
+    pack, _ = _pack_html(SCENARIOS / "warspike-hold-the-ford.yaml", {"warspike": str(spike)})
+    assert "prints only the <strong>20</strong> <em>(house rule; was 30)</em> seconds of battle time" in pack
+
+
+def test_a_value_the_house_rules_leave_alone_is_not_marked(tmp_path):
+    """A house file that sets a value to what the rules as written already say changes nothing, and nothing on
+    the reference is marked; a derived sentence stays unmarked when the values it is made of are unchanged."""
+    same = _write(tmp_path, "same.yaml", "system: fireteam-tomorrow\ntitle: Same\nrecovery: {target: 8}\n")
+    merged = systems.get("fireteam-tomorrow").with_house_rules(same)
+    lines = [line for s in merged.reference()["sections"] for line in s["lines"]]
+    assert not any("house rule" in line for line in lines)
+    assert "Roll 2D6 for each HIT figure; 8 or more stands up, less is removed." in lines

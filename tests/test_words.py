@@ -15,7 +15,7 @@ from pypdf import PdfReader
 from generator import markup, rendering
 from generator.build import choose_seed, load
 from generator.systems import get, known
-from generator.systems.base import collect_notes
+from generator.systems.base import collect_notes, heading
 
 EXAMPLES = [name for names in examples_by_system().values() for name in names]
 # text under this size must be near black: #555 and lighter grey is too faint to read at arm's length
@@ -197,12 +197,14 @@ def test_notes_speak_of_the_original_rules_without_keys_or_commands(system_id):
 
 
 def test_notes_under_one_heading_merge_and_bare_keys_read_as_words():
-    """Two notes under one key print once, joined; a bare key becomes a capitalised word."""
+    """Two notes under one key print once, joined; a bare key becomes a capitalised word, and a word of it
+    without a vowel is an abbreviation in capitals (the house-rules list printed "Hth" and "Hq units")."""
     data = {
         "hth": {"bands": [{"id": "a", "note": "First."}, {"id": "b", "note": "Second."}]},
         "hq_units": {"note": "X."},
     }
-    assert collect_notes(data) == [{"rule": "Bands", "note": "First. Second."}, {"rule": "Hq units", "note": "X."}]
+    assert collect_notes(data) == [{"rule": "Bands", "note": "First. Second."}, {"rule": "HQ units", "note": "X."}]
+    assert heading("hth") == "HTH" and heading("move_distance") == "Move distance"
 
 
 def test_notes_render_markdown_with_curly_quotes_and_real_dashes():

@@ -21,7 +21,8 @@ def heading(label: str) -> str:
     """A note's heading as a reader sees it: a bare key (`limits`, `hq_units`) gets spaces and a capital."""
     label = label.strip()
     if label and label == label.lower():
-        label = label.replace("_", " ")
+        # a word without a vowel is an abbreviation (hth, hq_units): HTH, HQ units
+        label = " ".join(w.upper() if not re.search("[aeiouy]", w) else w for w in label.replace("_", " ").split())
         label = label[0].upper() + label[1:]
     return label
 
@@ -67,40 +68,69 @@ def _notes(data: Any, where: str, leave_out: frozenset[str] = frozenset()) -> li
 # named by its id or name ("{cover.light.defence}"); a word alone in braces is not one (a note part's "{each}" says
 # where its list goes); a fraction's value fills in as a share in words ("{morale.side_loss_fraction}": half)
 _FRACTION = re.compile(r"[0-9]+/[1-9][0-9]*")
-_REFERENCE = re.compile(r"\{([A-Za-z_]\w*(?:\.[A-Za-z_]\w*)+)\}")
 
 
-def fill_references(doc: Document, derived: dict[str, str] | None = None) -> tuple[Document, list]:
+def _value(data: Any, dotted: str, derived: dict[str, str]) -> tuple[str | None, str]:
+    """The words a rule text's reference stands for (a share in words, a boolean as written), or None and why not."""
+    if dotted in derived:
+        return derived[dotted], ""
+    node: Any = data
+    for name in dotted.split("."):
+        if isinstance(node, list):  # an entry of a list, by its id or its name (cover.light.defence)
+            node = next((e for e in node if isinstance(e, dict) and name in (e.get("id"), e.get("name"))), None)
+            node = {name: node} if node is not None else {}
+        if not isinstance(node, dict) or name not in node:
+            return None, f"{{{dotted}}} names no value of the rule data"
+        node = node[name]
+    if isinstance(node, (dict, list)) or node is None:
+        return None, f"{{{dotted}}} names a {type(node).__name__}, not a number or word"
+    if isinstance(node, str) and _FRACTION.fullmatch(node):
+        return share(Fraction(node)), ""  # a share in words, as the sentence around it reads: "more than half"
+    return (str(node).lower() if isinstance(node, bool) else str(node)), ""
+
+
+# a reference with the sign before it and the unit after it that belong to the value ("+{x}", "{x}D6", '{x}"',
+# "{x}+"): a value the house rules changed is marked whole, "**7″** *(house rule; was 6″)*", the inch mark kept
+# beside its figure
+_MARKED = re.compile(
+    r"(?P<pre>(?<![\w}])[+\-\u2212])?\{(?P<dotted>[A-Za-z_]\w*(?:\.[A-Za-z_]\w*)+)\}(?P<post>D6|\"|\u2033|\+(?!\w))?"
+)
+
+
+def fill_references(
+    doc: Document, derived: dict[str, str] | None = None, written: tuple[Any, dict[str, str]] | None = None
+) -> tuple[Document, list]:
     """The document with every text's references to the rule data's own values filled in, so that a sentence the
     reference sheet prints ("{recovery.target} or more stands up") says what the data says, house rules and all;
     and the problems: a reference to no value, or to a list or mapping, at the text's line (left as written).
     `derived` holds what a system works out in words from several values (Para Bellum's D6 table, "1 gives 1
-    action point, 2-5 give 2, 6 gives 3"), by the dotted name its texts use."""
+    action point, 2-5 give 2, 6 gives 3"), by the dotted name its texts use.
+
+    `written` is the rule data as written and its derived words, for a system played with house rules: a value
+    that differs from the one the rules as written give prints marked as a house rule, the old value beside it
+    ("**7** *(house rule; was 8)*"; "*(house rule)*" where the rules as written have none), as the quick
+    reference prints it."""
     checker = Checker(doc)
     derived = derived or {}
 
-    def value(dotted: str, path: tuple) -> str:
-        if dotted in derived:
-            return derived[dotted]
-        node: Any = doc.data
-        for name in dotted.split("."):
-            if isinstance(node, list):  # an entry of a list, by its id or its name (cover.light.defence)
-                node = next((e for e in node if isinstance(e, dict) and name in (e.get("id"), e.get("name"))), None)
-                node = {name: node} if node is not None else {}
-            if not isinstance(node, dict) or name not in node:
-                checker.report(path, f"{{{dotted}}} names no value of the rule data")
-                return "{" + dotted + "}"
-            node = node[name]
-        if isinstance(node, (dict, list)) or node is None:
-            checker.report(path, f"{{{dotted}}} names a {type(node).__name__}, not a number or word")
-            return "{" + dotted + "}"
-        if isinstance(node, str) and _FRACTION.fullmatch(node):
-            return share(Fraction(node))  # a share in words, as the sentence around it reads: "more than half"
-        return str(node).lower() if isinstance(node, bool) else str(node)
+    def value(match: re.Match, path: tuple) -> str:
+        dotted = match.group("dotted")
+        now, problem = _value(doc.data, dotted, derived)
+        if now is None:
+            checker.report(path, problem)
+            return match.group(0)
+        pre, post = match.group("pre") or "", match.group("post") or ""
+        if written is None:
+            return pre + now + post
+        was = _value(written[0], dotted, written[1])[0]
+        if was == now:
+            return pre + now + post
+        old = "" if was is None else f"; was {pre}{was}{post}"
+        return f"**{pre}{now}{post}** *(house rule{old})*"
 
     def fill(node: Any, path: tuple) -> Any:
         if isinstance(node, str):
-            return _REFERENCE.sub(lambda match: value(match.group(1), path), node) if "{" in node else node
+            return _MARKED.sub(lambda match: value(match, path), node) if "{" in node else node
         if isinstance(node, dict):
             return {key: fill(item, path + (key,)) for key, item in node.items()}
         if isinstance(node, list):
@@ -195,8 +225,28 @@ class System:
         self.rules  # noqa: B018 (checked first: a reference to no value is a problem, not a printed brace)
         return self._filled[0]
 
-    # the club's house rules this system's rule data was merged with (generator/house.py), or None
+    # the club's house rules this system's rule data was merged with (generator/house.py), or None; and the
+    # system as written, whose values the quick reference prints beside the ones the house rules changed
     house = None
+    written: System | None = None
+
+    @property
+    def written_rules(self) -> Any:
+        """The checked rule data as written, for a system played with house rules (a table prints a changed value
+        beside the one it replaces); None otherwise."""
+        return self.written.rules if self.written is not None else None
+
+    @cached_property
+    def reference_data(self) -> Any:
+        """The rule data as the quick reference prints it: the texts filled in, and with house rules each value
+        they changed marked, beside the value the rules as written give (fill_references)."""
+        filled = self.rules_filled.data
+        if self.written is None:
+            return filled
+        base = self.written.rules_doc.data
+        as_written = (base, self.written.derived_references(base))
+        derived = self.derived_references(self.rules_doc.data)
+        return fill_references(self.rules_doc, derived, as_written)[0].data
 
     def with_house_rules(self, path: str | Path) -> System:
         """This system with a club's house-rules file merged into its rule data: a copy whose rules, and every
@@ -225,6 +275,7 @@ class System:
         vars(merged).clear()
         merged.rules_doc = house_rules.merge(self.rules_doc, house, changes)
         merged.house = house
+        merged.written = self
         merged.rules  # noqa: B018 (checked now: a bad house rule is the file's problem, not a later crash)
         if memo is not None:
             _HOUSED[memo] = merged
@@ -318,7 +369,7 @@ class System:
     def reference(self, prepared: Prepared | None = None) -> dict:
         """Quick-reference data: the sections of the rules and every note (in the rule file's order) that apply
         to what the scenario fields; all of them without a scenario."""
-        data = self.rules_filled.data
+        data = self.reference_data
         leave_out = self.leaves_out(prepared)
         sections = [
             {

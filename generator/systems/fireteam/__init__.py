@@ -70,7 +70,7 @@ class FireteamTomorrow(System):
         return in_play(self.rules, prepared.forces)
 
     def pack(self, prepared: FireteamPrepared) -> dict:
-        return pack_data(self.rules, prepared, self.odds(), self.leaves_out(prepared))
+        return pack_data(self.rules, prepared, self.odds(), self.leaves_out(prepared), self.written_rules)
 
     def cards(self, prepared: FireteamPrepared, card_size: str) -> list[dict]:
         return fronts(prepared.deck["cards"], prepared.sides, units(prepared.forces), self.rules, card_size)

@@ -11,9 +11,10 @@ from .models import Rules
 from .roster import carried, figures, medic_roles
 
 
-def pack_data(rules: Rules, prepared, tables: list, leaves_out: frozenset[str]) -> dict:
+def pack_data(rules: Rules, prepared, tables: list, leaves_out: frozenset[str], written: Rules | None = None) -> dict:
     """Plain data for templates/fireteam-tomorrow/pack.html, read from what prepare() worked out; the weapon
-    table holds only the weapons the forces carry (none of `leaves_out`)."""
+    table holds only the weapons the forces carry (none of `leaves_out`). `written` is the rule data as written,
+    for a pack played with house rules: the weapons table prints a changed value beside the one it replaces."""
     battle, deck = prepared.battle, prepared.deck
     weapons = {weapon.name: weapon for weapon in rules.weapons}
     forces = [_force(rules, weapons, view, side, prepared) for view, side in zip(prepared.sides, prepared.forces)]
@@ -36,6 +37,7 @@ def pack_data(rules: Rules, prepared, tables: list, leaves_out: frozenset[str]) 
         "odds": tables_by_id,
         "vehicles": vehicles,
         "weapons": [weapon for weapon in rules.weapons if weapon.name not in leaves_out],
+        "written": {weapon.name: weapon for weapon in written.weapons} if written is not None else {},
         "source": rules.source,
         "team_withdraw_at": rules.morale.team_withdraw_at,
         "hth_rule": _hth_rule(rules),

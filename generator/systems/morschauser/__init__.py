@@ -113,7 +113,7 @@ class MorschauserModern(System):
 
     def pack(self, prepared: GridPrepared) -> dict:
         tables = self.odds(tuple(prepared.game.variants))
-        return pack(prepared, tables, odds.power_range(self.rules), self.leaves_out(prepared))
+        return pack(prepared, tables, odds.power_range(self.rules), self.leaves_out(prepared), self.written_rules)
 
     def cards(self, prepared: GridPrepared, card_size: str) -> list[dict]:
         """One card per unit: its marker, its numbers, where it starts, and its tile for every turn."""

@@ -14,9 +14,10 @@ SCHEDULE_ROW_MM = 4.29
 SCHEDULE_BLOCK_EXTRA_ROWS = 3
 
 
-def pack(prepared, tables: list, powers: range, leaves_out: frozenset[str]) -> dict:
+def pack(prepared, tables: list, powers: range, leaves_out: frozenset[str], written=None) -> dict:
     """Plain data for the pack: the map, forces by side, the schedule, odds, the reference in play (its unit types
-    table holds only the types the scenario fields: none of `leaves_out`)."""
+    table holds only the types the scenario fields: none of `leaves_out`). `written` is the rule data as written,
+    for a pack played with house rules: the unit types table prints a changed value beside the one it replaces."""
     rules, game = prepared.rules, prepared.game
     variants = tuple(game.variants)
     by_code = {row["code"]: row for row in prepared.roster}
@@ -106,5 +107,8 @@ def pack(prepared, tables: list, powers: range, leaves_out: frozenset[str]) -> d
         "unit_types": [
             rule_variants.unit_type(rules, t.id, variants) for t in rules.unit_types if t.name not in leaves_out
         ],
+        "written_types": {
+            t.name: rule_variants.unit_type(written, t.id, variants) for t in (written.unit_types if written else [])
+        },
         "rules": rules,
     }

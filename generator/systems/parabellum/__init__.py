@@ -57,7 +57,7 @@ class ParaBellum(System):
         return pack.in_play(self.rules, prepared)
 
     def pack(self, prepared: ForcesPrepared) -> dict:
-        return pack.pack(self.rules, prepared, self.leaves_out(prepared))
+        return pack.pack(self.rules, prepared, self.leaves_out(prepared), self.written_rules)
 
     def cards(self, prepared: ForcesPrepared, card_size: str) -> list[dict]:
         return cards.cards(self.rules, prepared, card_size)

@@ -130,9 +130,30 @@ def in_play(rules: Rules, prepared: ForcesPrepared) -> dict[str, bool]:
     }
 
 
-def pack(rules: Rules, prepared: ForcesPrepared, leaves_out: frozenset[str]) -> dict:
+def _table_rows(rules: Rules) -> tuple[list[dict], list[dict]]:
+    """The reference's actions table and weapon tags table, one plain row each (an action by its id: the two Fire!
+    actions share a name; a tag by its name)."""
+    actions = [
+        {
+            "id": action.id,
+            "name": action.name,
+            "kind_label": rules.kinds[action.kind].label,
+            "cost": rules.cost(action),
+            "rule": action.rule,
+        }
+        for action in rules.actions
+    ]
+    tags = [{"name": tag.name, "label": tag_label(tag.name), "rule": tag.rule} for tag in rules.weapon_tags]
+    return actions, tags
+
+
+def pack(rules: Rules, prepared: ForcesPrepared, leaves_out: frozenset[str], written: Rules | None = None) -> dict:
     """Plain data for the pack: each force carries the core's side view, so the template iterates one list; the
-    weapon tags table holds only the tags the units' weapons carry (none of `leaves_out`)."""
+    weapon tags table holds only the tags the units' weapons carry (none of `leaves_out`). `written` is the rule
+    data as written, for a pack played with house rules: its tables print a changed value beside the one it
+    replaces."""
+    actions, tags = _table_rows(rules)
+    was_actions, was_tags = _table_rows(written) if written is not None else ([], [])
     return {
         "forces": prepared.forces,
         # the cover's variants in play (_macros.html variants_in_play), each with its whole rule: the cards print none
@@ -146,17 +167,9 @@ def pack(rules: Rules, prepared: ForcesPrepared, leaves_out: frozenset[str]) -> 
         "order_table": order_table(rules, prepared),
         "plan_table": plan_table(rules, prepared.plans),
         "plan_words": plan_words(rules),
-        "actions": [
-            {
-                "name": action.name,
-                "kind_label": rules.kinds[action.kind].label,
-                "cost": rules.cost(action),
-                "rule": action.rule,
-            }
-            for action in rules.actions
-        ],
-        "weapon_tags": [
-            {"label": tag_label(tag.name), "rule": tag.rule} for tag in rules.weapon_tags if tag.name not in leaves_out
-        ],
+        "actions": actions,
+        "weapon_tags": [tag for tag in tags if tag["name"] not in leaves_out],
+        "written_actions": {action["id"]: action for action in was_actions},
+        "written_tags": {tag["name"]: tag for tag in was_tags},
         "source": rules.source,
     }
