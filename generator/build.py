@@ -75,7 +75,7 @@ def validate_limited(
     card_size: str | None = None,
     jobs: int = 1,
     house_rules: dict[str, str] | None = None,
-    every_house_rules_used: bool = False,
+    played: dict[str, str] | None = None,
 ) -> list[Problem]:
     """Validate each file in its own limited child, so that no file can cost more than the limits say; with a
     card size, every name must fit that size's cards at 7 pt too. Up to `jobs` children run at once.
@@ -84,8 +84,8 @@ def validate_limited(
     file), so the children started after it, and any render children after them, start warm: a cold child spent
     0.09 s of its 0.1 s reading them, and a booklet of 40 scenarios validated for 7 s before it rendered anything.
     Every file's problems are collected, in the files' order, before InputProblems is raised; returns the
-    files' warnings. With `every_house_rules_used` (the command line's files, not a booklet config's, which may
-    serve systems a booklet has no chapter of), house rules for a system no file plays are refused.
+    files' warnings. The house-rules files of `played` (the command line's, not a booklet config's, which may
+    serve systems a booklet has no chapter of) must be played: one for a system no file plays is refused.
     """
     problems: dict[int, list[Problem]] = {}
     warnings: dict[int, list[Problem]] = {}
@@ -104,8 +104,7 @@ def validate_limited(
     run_each_limited(_warnings_of, jobs_, jobs, done, failed, "validating")
     if problems:
         raise InputProblems([p for index in sorted(problems) for p in problems[index]])
-    if every_house_rules_used:
-        refuse_unused_house_rules(house_rules or {}, seen)
+    refuse_unused_house_rules(played or {}, seen)
     return [w for index in sorted(warnings) for w in warnings[index]]
 
 

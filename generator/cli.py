@@ -369,7 +369,7 @@ def cmd_validate(args) -> int:
 
     houses = _house_rules(args)
     jobs = min(2, os.cpu_count() or 1)
-    _print_problems(validate_limited(args.files, args.card_size, jobs, house_rules=houses, every_house_rules_used=True))
+    _print_problems(validate_limited(args.files, args.card_size, jobs, house_rules=houses, played=houses))
     print(f"{len(args.files)} file{'s' if len(args.files) != 1 else ''} valid")
     return 0
 

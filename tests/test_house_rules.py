@@ -875,7 +875,19 @@ def test_a_booklet_configs_house_rules_may_serve_systems_it_has_no_chapter_of(tm
     bridge = [str(SCENARIOS / "bridge.yaml")]
     assert validate_limited(bridge, house_rules={"warspike": wrong}) == []
     with pytest.raises(UsageError, match="holds house rules for warspike"):
-        validate_limited(bridge, house_rules={"warspike": wrong}, every_house_rules_used=True)
+        validate_limited(bridge, house_rules={"warspike": wrong}, played={"warspike": wrong})
+
+
+def test_a_booklets_command_line_house_rules_must_be_played_by_a_chapter(muster, tmp_path):
+    """build and validate refused `--house-rules` for a system none of their scenarios plays; `muster booklet`
+    still printed the book without them and said nothing. Its command line's house rules are refused the same
+    way (the config's may serve other systems: the test above)."""
+    wrong = _write(tmp_path, "ws.yaml", "system: warspike\ntitle: Aller club\n")
+    out = tmp_path / "book.pdf"
+    done = muster("booklet", SCENARIOS / "bridge.yaml", "--out", out, "--no-cache", "--house-rules", wrong)
+    assert done.code == 2 and "Traceback" not in done.err, done.err
+    assert f"{wrong} holds house rules for warspike, and no scenario given is a warspike scenario" in done.err
+    assert not out.exists()
 
 
 def _rows(html: str, table_class: str) -> dict[str, str]:

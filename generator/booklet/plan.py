@@ -151,7 +151,9 @@ def plan(
     loads every scenario again and reads their pictures for the keys) each run in a limited child.
 
     The house rules every chapter of a system plays are the config's `house_rules` for it, else `house_rules`
-    (the command line's) for it; config["house_rules"] says which were played, and `then` is given them too."""
+    (the command line's) for it; config["house_rules"] says which were played, and `then` is given them too. The
+    command line's must be played by a chapter (the wrong club file is refused); the config's may serve systems
+    the booklet has no chapter of."""
     problems: list[Problem] = []
     config, ordered = dict(DEFAULT_CONFIG), list(paths)
     try:
@@ -165,7 +167,7 @@ def plan(
     config["house_rules"] = houses
     try:
         # each file first in its own limited child: none costs more than the limits
-        validate_limited(ordered, jobs=jobs, house_rules=houses)
+        validate_limited(ordered, jobs=jobs, house_rules=houses, played=house_rules)
         parts = run_limited(
             _planned, (ordered, then, houses), ordered[0] if ordered else "booklet", "planning the booklet"
         )
