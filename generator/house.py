@@ -474,7 +474,8 @@ def rule_label(data: Any, path: tuple, model: Any = None) -> str:
 
 def printed(house: HouseRules | None, data: Any, model: Any = None) -> dict | None:
     """The house rules as a pack prints them: their title, each change with the value the rules as written give
-    (a distance with its unit, read from `model`'s keys), and the club's notes, each under the rule it is about."""
+    (a distance with its unit, read from `model`'s keys; an added entry's name), and the club's notes, each under
+    the rule it is about."""
     if house is None:
         return None
     changes = []
@@ -482,6 +483,8 @@ def printed(house: HouseRules | None, data: Any, model: Any = None) -> dict | No
         kind = _kind_at(model, change.path)
         entry = {"rule": rule_label(data, change.path, model), "now": _words(change.now, *kind)}
         entry["was"] = None if change.added else _words(change.was, *kind)
+        # an added entry of a named list (a weapon), by its name: the reference says where nothing fields it
+        entry["entry"] = change.now.get("name") if change.added and isinstance(change.now, dict) else None
         changes.append(entry)
     notes = [
         {"rule": rule_label(data, path) if path else (house.title or "House rules"), "note": text}

@@ -950,9 +950,10 @@ def test_the_reference_marks_each_changed_value_with_the_one_it_replaces(tmp_pat
     pack, _ = _pack_html(SCENARIOS / "vesta-relay.yaml", {"para-bellum": str(para)})
     actions = re.search(r'<table class="weapons pb-actions">.*?</table>', pack, re.S).group(0)
     assert actions.count("house rule") == 1
-    assert "(house rule; was Each model moves up to its Movement Value in inches.)" in actions
+    assert "(house rule; was &#8220;Each model moves up to its Movement Value in inches&#8221;)" in actions
     assert (
-        '<b>Fired only in a Long Fire!, never after moving.</b> <span class="house-was">(house rule; was Fired' in pack
+        '<b>Fired only in a Long Fire!, never after moving.</b> <span class="house-was">(house rule; was &#8220;Fired'
+        in pack
     )
     # a sentence a system works out from several values is marked whole, with the rules as written's sentence
     assert (
@@ -973,3 +974,42 @@ def test_a_value_the_house_rules_leave_alone_is_not_marked(tmp_path):
     lines = [line for s in merged.reference()["sections"] for line in s["lines"]]
     assert not any("house rule" in line for line in lines)
     assert "Roll 2D6 for each HIT figure; 8 or more stands up, less is removed." in lines
+
+
+def test_a_housed_cover_never_says_rules_as_originally_written_and_the_list_reads_plainly(tmp_path):
+    """A fresh read of three packs played with house rules: the covers said "Played with: ... house rules" and
+    "Rules as originally written, with none of the optional variants"; a changed sentence's old text ran on as part
+    of the new ("...plus one. (was Each model moves ...)."); the club's added Plasma lance was listed as "added"
+    in a pack whose weapons table (the weapons the forces carry) does not show it, and did not say why."""
+    para = _write(
+        tmp_path,
+        "pb.yaml",
+        """
+        system: para-bellum
+        title: Vesta Club
+        actions:
+          - id: move
+            rule: Each model moves up to its Movement Value in inches, plus one.
+        """,
+    )
+    plain, _ = _pack_html(SCENARIOS / "vesta-relay.yaml", {})
+    pack, _ = _pack_html(SCENARIOS / "vesta-relay.yaml", {"para-bellum": str(para)})
+    assert "Rules as originally written, with none of the optional variants." in plain
+    assert "Rules as originally written" not in pack and "None of the optional variants is played." in pack
+    assert (
+        "Each model moves up to its Movement Value in inches, plus one (was &#8220;Each model moves up to its "
+        "Movement Value in inches&#8221;)." in pack
+    )
+    assert "(house rule; was &#8220;Each model moves up to its Movement Value in inches&#8221;)</span>" in pack
+    grid = _write(tmp_path, "grid.yaml", "system: morschauser-modern\nunit_types:\n  - name: Cavalry\n    move: 3\n")
+    pack, _ = _pack_html(SCENARIOS / "weissach-bridge.yaml", {"morschauser-modern": str(grid)})
+    assert "Rules as originally written" not in pack
+
+    pack, _ = _pack_html(SCENARIOS / "bridge.yaml", {"fireteam-tomorrow": str(_write(tmp_path, "c.yaml", KESSEL))})
+    assert "Plasma lance:</strong> added (class special, level 3, range 12″); not in play in this scenario." in pack
+    text = (SCENARIOS / "bridge.yaml").read_text(encoding="utf-8")
+    assert "{weapon: Light machine gun}" in text  # a team's one heavy weapon: a Plasma lance in its place
+    lanced = _write(tmp_path, "bridge.yaml", text.replace("{weapon: Light machine gun}", "{weapon: Plasma lance}", 1))
+    pack, _ = _pack_html(lanced, {"fireteam-tomorrow": str(_write(tmp_path, "d.yaml", KESSEL))})
+    assert "Plasma lance:</strong> added (class special, level 3, range 12″)." in pack
+    assert '<td>Plasma lance <span class="house-was">(house rule)</span></td>' in pack
