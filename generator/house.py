@@ -71,6 +71,9 @@ class MergedDocument(Document):
     house file (at the house file's own path) or the built-in rules.yaml."""
 
     house: Document | None = None
+    # a house file's `note:` is taken out before the merge: an unknown key beside it names it ('notes': did you
+    # mean 'note'?), or a club told "expected dice, target, rule..." may think notes are not allowed there
+    every_mapping_may_carry = ("note",)
     origin: dict = field(default_factory=dict)  # merged path -> the house file's path of the value there
     # an entry the house file added to a named list, by its merged path: the name, and the built-in name it
     # may misspell (a misspelt weapon is a new weapon, missing keys: the problem says which name it meant)

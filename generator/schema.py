@@ -325,9 +325,11 @@ class Record(Spec):
         names = [k.name for k in self.keys]
         clean = True
         misspelt = set()  # keys an unknown key is taken to misspell: told once, at the misspelling
+        # keys the document lets every mapping carry beyond the kind's own (a house file's `note`), named with them
+        allowed = names + [name for name in getattr(checker.doc, "every_mapping_may_carry", ()) if name not in names]
         for key in value:
             if key not in names:
-                checker.report(path + (key,), unknown_key(key, names), key=True)
+                checker.report(path + (key,), unknown_key(key, allowed), key=True)
                 misspelt.add(closest(key, names))
                 clean = False
         out = {}

@@ -1007,9 +1007,21 @@ def test_a_housed_cover_never_says_rules_as_originally_written_and_the_list_read
 
     pack, _ = _pack_html(SCENARIOS / "bridge.yaml", {"fireteam-tomorrow": str(_write(tmp_path, "c.yaml", KESSEL))})
     assert "Plasma lance:</strong> added (class special, level 3, range 12″); not in play in this scenario." in pack
+    # a new user's trial: the list was headed "House rules: Kessel Valley Club house rules"
+    assert '<h3 class="ref-head">Kessel Valley Club house rules</h3>' in pack and "House rules: Kessel" not in pack
     text = (SCENARIOS / "bridge.yaml").read_text(encoding="utf-8")
     assert "{weapon: Light machine gun}" in text  # a team's one heavy weapon: a Plasma lance in its place
     lanced = _write(tmp_path, "bridge.yaml", text.replace("{weapon: Light machine gun}", "{weapon: Plasma lance}", 1))
     pack, _ = _pack_html(lanced, {"fireteam-tomorrow": str(_write(tmp_path, "d.yaml", KESSEL))})
     assert "Plasma lance:</strong> added (class special, level 3, range 12″)." in pack
     assert '<td>Plasma lance <span class="house-was">(house rule)</span></td>' in pack
+
+
+def test_a_misspelt_note_is_told_note_may_be_written_there(tmp_path):
+    """A new user's trial: `notes:` under `recovery` was told "unknown key 'notes'; expected dice, target, rule,
+    one_of, all_of", no "did you mean" and no `note` among the keys, though any mapping of a house file may carry
+    one: a club could think its notes were not allowed and delete them."""
+    club = _write(tmp_path, "club.yaml", "system: fireteam-tomorrow\nrecovery:\n  target: 9\n  notes: Better medics.\n")
+    [problem] = _problems(club, "fireteam-tomorrow")
+    assert (problem.line, problem.path) == (4, "recovery.notes")
+    assert "did you mean 'note'?" in problem.message and "note" in problem.message.split("expected", 1)[1]
