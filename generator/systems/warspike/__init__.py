@@ -20,6 +20,10 @@ class BlocksPrepared(Prepared):
 
     settings: Settings | None = None
     forces: list[dict] = field(default_factory=list)
+    # what the Units of the sides that can be Retaliator may do (cards.reacting): the Reactions they may make, and
+    # whether any is free to make a Changeover move; read by the cards, the tracker, the turn sequence and in_play
+    reactions: frozenset[str] = frozenset()
+    changeover: bool = False
 
 
 class WarSpike(System):
@@ -55,7 +59,8 @@ class WarSpike(System):
         organisation = organise([side.name for side in sides], armies)
         settings = Settings.of(scenario, self.rules)
         forces = roster.forces(organisation, sides, armies, settings.distance_unit)
-        return BlocksPrepared(scenario, seed, None, settings, forces)
+        reactions, changeover = cards.reacting(forces, self.rules)
+        return BlocksPrepared(scenario, seed, None, settings, forces, frozenset(reactions), changeover)
 
     def in_play(self, prepared: BlocksPrepared) -> dict[str, bool]:
         """The Block rules (the section, everything under `blocks`, a Block's Move) and hold orders: whether any
@@ -79,8 +84,7 @@ class WarSpike(System):
             advantage.cannot_instigate.name: contested and holding,
             # the note on countering a Move speaks of the Move Reaction's card: a battle whose Units that can be
             # Retaliator cannot make that Reaction (all hold) prints neither (cards.reacting)
-            self.rules.movement_counter.name: self.rules.movement_counter.reaction
-            in cards.reacting(prepared.forces, self.rules)[0],
+            self.rules.movement_counter.name: self.rules.movement_counter.reaction in prepared.reactions,
             self.rules.coin_toss.scenario_instigator.name: prepared.settings.instigator is not None,
         }
 
@@ -88,7 +92,7 @@ class WarSpike(System):
         return pack.pack(prepared, self.rules)
 
     def cards(self, prepared: BlocksPrepared, card_size: str) -> list[dict]:
-        return cards.cards(prepared.forces, self.rules)
+        return cards.cards(prepared.forces, self.rules, prepared.reactions, prepared.changeover)
 
 
 SYSTEM = WarSpike()

@@ -35,11 +35,11 @@ def held_options(rules: Rules) -> str:
     return " \u00b7 ".join(r.name for r in rules.reactions if r.name in rules.hold.reactions)
 
 
-def cards(forces: list[dict], rules: Rules) -> list[dict]:
+def cards(forces: list[dict], rules: Rules, usable: frozenset[str], free: bool) -> list[dict]:
     """A card per Unit, then one set of Action and Reaction cards and the two role markers (the roles change hands).
     A Reaction card prints only where a Unit that can ever be Retaliator may make it (a holding Unit reacts with
     the hold orders' Reactions alone), and the Retaliator marker's lines on countering a Move and on the Changeover
-    print only where such a Unit may do so."""
+    print only where such a Unit may do so: `usable` and `free` are what reacting() says of them."""
     options = " \u00b7 ".join(
         action.name for action in rules.actions
     )  # the Reactions have the same names (models.Rules)
@@ -52,7 +52,6 @@ def cards(forces: list[dict], rules: Rules) -> list[dict]:
     ]
     text = rules.cards
     counter = rules.movement_counter
-    usable, free = reacting(forces, rules)
     for role, choices, rule, block_line in (
         ("action", rules.actions, text.action_rule, rules.blocks.same_option),
         (

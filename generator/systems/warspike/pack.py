@@ -5,7 +5,6 @@ from __future__ import annotations
 from fractions import Fraction
 
 from . import advantage
-from .cards import reacting
 from .models import Rules
 from .roster import number
 from .scenario import DISTANCE_UNITS
@@ -13,11 +12,11 @@ from .scenario import DISTANCE_UNITS
 TRACKER_TURNS_PER_TABLE = 14  # turn columns that fit across A4 and Letter beside the Unit names, each box 5 mm wide
 
 
-def tracker(turn_count: int, forces: list[dict], rules: Rules) -> dict:
+def tracker(turn_count: int, forces: list[dict], rules: Rules, changeover: bool) -> dict:
     """The turn tracker: turns in tables of up to 12, each side's Units in tree order, tally rows for Advantage; the
-    marks a box may hold (no Changeover move's where no Unit that can be Retaliator is free to make one)."""
+    marks a box may hold (no Changeover move's where no Unit that can be Retaliator is free to make one: not
+    `changeover`)."""
     turns = list(range(1, turn_count + 1))
-    changeover = reacting(forces, rules)[1]
     # as few tables as fit, sharing the turns evenly (14 turns: 7 and 7), every table as wide as the first
     tables = -(-len(turns) // TRACKER_TURNS_PER_TABLE)
     width = -(-len(turns) // tables)
@@ -108,7 +107,7 @@ def pack(prepared, rules: Rules) -> dict:
     settings = prepared.settings
     forces = prepared.forces
     _, words = DISTANCE_UNITS[settings.distance_unit]
-    turns = tracker(settings.turns, forces, rules)
+    turns = tracker(settings.turns, forces, rules, prepared.changeover)
     return {
         "forces": forces,
         "tracker": turns,
@@ -120,7 +119,7 @@ def pack(prepared, rules: Rules) -> dict:
         "first_turn_label": "Each turn." if settings.instigator is None and turns["only"] else "Turn 1.",
         # what the Units that can be Retaliator may do: a battle where all of them hold skips the Changeover, and
         # its reference prints no way of countering a Move they cannot make (cards.reacting)
-        "reacting": dict(zip(("reactions", "changeover"), reacting(forces, rules))),
+        "reacting": {"reactions": prepared.reactions, "changeover": prepared.changeover},
         "turns": settings.turns,
         "battle_seconds": rules.turn.battle_seconds,
         "battle_minutes": number(Fraction(settings.turns * rules.turn.battle_seconds, 60)),
