@@ -874,3 +874,31 @@ def test_the_covers_instigator_line_is_labelled_for_the_turns_it_speaks_of():
     )
     forces = WS.prepare(load(SCENARIOS / "warspike-bridge-race.yaml"), 1).forces
     assert first_turn("X", forces).endswith("Advantage decides every later turn.")
+
+
+def test_a_unit_card_says_how_far_it_moves_in_a_block_kept_to_a_slower_unit():
+    """Left noticed at stop 48: the Ford's Contubernium I card said "Move up to 15 cm" while its Half-Centuria moves
+    at Contubernium IV's 12.5 cm (the rule data's block_move reading), which only the roster said. A card now names
+    each Block that keeps its Unit slower, with the distance; a Block no slower than the Unit (First pair) and a
+    holding Unit's card say nothing more."""
+    from generator.build import Options, choose_seed, compute, render_html_cards
+
+    scenario = load(SCENARIOS / "warspike-hold-the-ford.yaml")
+    _, sheet = compute(scenario, choose_seed(scenario, None), Options())
+    html = render_html_cards(scenario, sheet)
+    lines = {}
+    for face in re.finditer(r'<div class="unit"[^>]*>(.*?)</div>(.*?)(?=<div class="unit"|\Z)', html, re.S):
+        found = re.search(r'<div class="ws-block-move"[^>]*>(.*?)</div>', face.group(2))
+        text = " ".join(html_lib.unescape(re.sub(r"<[^>]+>", " ", found.group(1))).split()) if found else ""
+        lines[html_lib.unescape(face.group(1))] = text
+    assert {name for name, line in lines.items() if line} == {
+        "Optio’s Contubernium",
+        "Contubernium I",
+        "Contubernium II",
+        "Contubernium III",
+    }
+    assert lines["Contubernium I"] == "In Half-Centuria: 12.5 cm , as its slowest Unit"
+    assert lines["Optio’s Contubernium"] == "In Half-Centuria: 12.5 cm , as its slowest Unit"
+    assert lines["Contubernium III"] == "In Second pair or Half-Centuria: 12.5 cm , as its slowest Unit"
+    assert lines["Contubernium IV"] == ""
+    assert lines["Spearmen of the ford"] == ""  # holds: its box says No Move

@@ -25,6 +25,7 @@ def unit_card(force: dict, row: dict, options: str, hold: str) -> dict:
         "move_sum": f"{row['stature']} \u00d7 {row['move_rate']}",
         "leader": row["leader"],
         "blocks": " \u203a ".join(reversed(row["blocks"])),
+        "block_moves": [] if row["hold"] else row["block_moves"],
         "hold": hold if row["hold"] else "",
         "options": options,
     }

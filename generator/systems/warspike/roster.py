@@ -71,6 +71,22 @@ def block_facts(organisation: Organisation, name: str, units: dict[str, dict]) -
     }
 
 
+def slower_blocks(unit: dict, blocks: dict[str, dict], units: dict[str, dict]) -> list[dict]:
+    """The Moves a Unit makes in its Blocks where they are shorter than its own (a Block keeps to its slowest Unit,
+    the rule data's block_move reading): one entry per distance, naming its Blocks innermost first."""
+    out: list[dict] = []
+    for name in unit["blocks"]:
+        block = blocks[name]
+        if units[block["slowest"]]["move_value"] >= unit["move_value"]:
+            continue
+        same = next((entry for entry in out if entry["move"] == block["move"]), None)
+        if same is None:
+            out.append({"blocks": [name], "move": block["move"]})
+        else:
+            same["blocks"].append(name)
+    return out
+
+
 def forces(organisation: Organisation, sides: list, armies: list[Army], distance_unit: str) -> list[dict]:
     """Each side's roster: its SideView, its Block tree as rows, its totals, whether it can be Instigator."""
     units = {
@@ -78,12 +94,20 @@ def forces(organisation: Organisation, sides: list, armies: list[Army], distance
         for node in organisation.nodes.values()
         if node.kind == "unit"
     }
+    blocks = {
+        node.name: block_facts(organisation, node.name, units)
+        for node in organisation.nodes.values()
+        if node.kind == "block"
+    }
     out = []
     for side, army in zip(sides, armies):
         rows = []
         for row in tree_rows(organisation, side.index):
             node = organisation.nodes[row["name"]]
-            facts = units[node.name] if node.kind == "unit" else block_facts(organisation, node.name, units)
+            if node.kind == "unit":
+                facts = units[node.name] | {"block_moves": slower_blocks(units[node.name], blocks, units)}
+            else:
+                facts = blocks[node.name]
             rows.append({key: value for key, value in facts.items() if key != "move_value"} | row)
         depth = max(r["depth"] for r in rows)
         unit_rows = [r for r in rows if r["kind"] == "unit"]
