@@ -902,3 +902,12 @@ def test_a_unit_card_says_how_far_it_moves_in_a_block_kept_to_a_slower_unit():
     assert lines["Contubernium III"] == "In Second pair or Half-Centuria: 12.5 cm , as its slowest Unit"
     assert lines["Contubernium IV"] == ""
     assert lines["Spearmen of the ford"] == ""  # holds: its box says No Move
+
+
+def test_the_coin_toss_line_leaves_the_last_word_to_the_scenarios_victory():
+    """Left noticed at stop 48: the Ford's Victory gives the Britons the game when every turn is struck off, while its
+    reference said the same end was "(a draw)". The coin-toss rule now says a draw unless the Victory says otherwise."""
+    pack = _ford_and_race_packs()["warspike-hold-the-ford"]
+    words = " ".join(html_lib.unescape(re.sub(r"<[^>]+>", " ", pack)).split())
+    assert "every turn is struck off (a draw)" not in words
+    assert "every turn is struck off (a draw, unless the scenario’s Victory says otherwise)" in words
