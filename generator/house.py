@@ -449,7 +449,9 @@ def _meaning(model: Any, path: tuple) -> str:
         "",
     )
     clause = re.split(r"\s\(|[,:;.]\s|\.$", doc.strip(), maxsplit=1)[0].strip()
-    if len(clause) > 1 and clause[1].islower():  # "The total ..." -> "the total ...", not "HTH ..." -> "hTH"
+    # "The total ..." -> "the total ...", not "HTH ..." -> "hTH" nor a game's term "Battle Power added" -> "battle"
+    first, _, rest = clause.partition(" ")
+    if len(first) > 1 and first[1:].islower() and not rest[:1].isupper():
         clause = clause[0].lower() + clause[1:]
     return clause
 
@@ -462,13 +464,16 @@ def rule_label(data: Any, path: tuple, model: Any = None) -> str:
 
     words: list[str] = []
     node = data
-    for step in path:
+    for index, step in enumerate(path):
         node = node[step] if isinstance(node, (dict, list)) else None
         if isinstance(step, int):
             named = node.get("name") or node.get("title") if isinstance(node, dict) else None
-            words.append(str(named) if named else f"entry {step + 1}")
+            # a name as its table prints it: Para Bellum's weapon tags are "heavy" in the data and "Heavy" printed
+            words.append(str(named)[:1].upper() + str(named)[1:] if named else f"entry {step + 1}")
         else:
-            words.append(heading(step) if not words else step.replace("_", " "))
+            # a key that leads on to an entry or a value is a heading ("Battle › Modifiers › In cover"); the last
+            # key reads on from the words before it ("Weapons › Assault rifle › range")
+            words.append(heading(step) if not words or index < len(path) - 1 else step.replace("_", " "))
     meaning = _meaning(model, path) if len(words) > 1 else ""
     if meaning:
         return " › ".join(words[:-1]) + ", " + meaning
@@ -488,6 +493,8 @@ def printed(house: HouseRules | None, data: Any, model: Any = None) -> dict | No
         entry["was"] = None if change.added else _words(change.was, *kind)
         # an added entry of a named list (a weapon), by its name: the reference says where nothing fields it
         entry["entry"] = change.now.get("name") if change.added and isinstance(change.now, dict) else None
+        # a rule's sentence, not a value: the pack prints it, but works nothing out from its words
+        entry["sentence"] = isinstance(change.now, str) and len(change.now.split()) > 3
         changes.append(entry)
     notes = [
         {"rule": rule_label(data, path) if path else (house.title or "House rules"), "note": text}

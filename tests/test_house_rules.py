@@ -3,6 +3,7 @@ followed by validation, odds, decks, cards, rosters and the reference alike."""
 
 from __future__ import annotations
 
+import html
 import json
 import re
 import shutil
@@ -1025,3 +1026,80 @@ def test_a_misspelt_note_is_told_note_may_be_written_there(tmp_path):
     [problem] = _problems(club, "fireteam-tomorrow")
     assert (problem.line, problem.path) == (4, "recovery.notes")
     assert "did you mean 'note'?" in problem.message and "note" in problem.message.split("expected", 1)[1]
+
+
+@pytest.mark.parametrize("example", ["bridge", "weissach-bridge", "vesta-relay", "warspike-hold-the-ford"])
+def test_every_systems_cover_names_its_house_rules_even_one_that_changes_nothing(tmp_path, example):
+    """A fresh read of a housed Ford pack: WarSpike's cover, laid out apart from the shared one, never said which
+    house rules it was built with, and a house file that changes nothing printed its title over an empty list.
+    Every system's cover now carries the same line, and a file without changes says so on the cover and the list."""
+    scenario = build.load(SCENARIOS / f"{example}.yaml")
+    system_id = scenario.system.id
+    club = _write(tmp_path, "club.yaml", f"system: {system_id}\ntitle: Aller club house rules\n")
+    pack, _ = _pack_html(SCENARIOS / f"{example}.yaml", {system_id: str(club)})
+    cover = pack[pack.index('id="cover"') :]
+    cover = cover[: cover.index("</section>")]
+    words = " ".join(html.unescape(re.sub(r"<[^>]+>", " ", cover)).split())
+    assert "Played with: Aller club house rules (no change to the rules as written)." in words
+    listed = " ".join(html.unescape(re.sub(r"<[^>]+>", " ", pack)).split())
+    assert "Aller club house rules These house rules change nothing in the rules as written." in listed
+
+
+def test_a_changed_sentence_is_said_to_change_no_value_and_a_tag_is_named_as_printed(tmp_path):
+    """A fresh read of a housed Vesta Relay: the club's Move! sentence said "plus one" while rosters and cards
+    printed the units' Movement Values, and the list named the tag "Weapon tags › heavy" where its table says
+    Heavy. The list now says a changed sentence changes no value Muster works from, and names entries as printed."""
+    club = _write(
+        tmp_path,
+        "pb.yaml",
+        """
+        system: para-bellum
+        title: Vesta Club house rules
+        weapon_tags:
+          - name: heavy
+            rule: Fired only when Fire! is taken as a Long Action, and never after moving.
+        """,
+    )
+    pack, _ = _pack_html(SCENARIOS / "vesta-relay.yaml", {"para-bellum": str(club)})
+    words = " ".join(html.unescape(re.sub(r"<[^>]+>", " ", pack)).split())
+    assert "Weapon tags › Heavy, what the tag does:" in words
+    assert "Weapon tags › heavy" not in words
+    assert "where a sentence changes one of them, change the value in the house-rules file too." in words
+    value = _write(tmp_path, "value.yaml", "system: para-bellum\ntitle: Sharp orders\norder: {bonus: 2}\n")
+    pack, _ = _pack_html(SCENARIOS / "vesta-relay.yaml", {"para-bellum": str(value)})
+    assert "Sharp orders" in pack and "change the value in the house-rules file too" not in pack
+
+
+def test_morschauser_battle_and_artillery_lines_read_their_values_from_the_rule_data(tmp_path):
+    """A fresh read of the Weissach reference: its battle lines wrote "+1 in cover", "+2 in fortifications", the D6
+    and the 6 into the text, so a club's cover worth 2 left the reference at +1 while the odds followed the data.
+    Each figure is now a value of the rule data, marked where a house rule changed it; the artillery effect line is
+    worked from the effect faces."""
+    club = _write(
+        tmp_path,
+        "club.yaml",
+        """
+        system: morschauser-modern
+        title: Cover club
+        battle:
+          modifiers:
+            - id: cover
+              value: 2
+        artillery:
+          effect:
+            direct: [4, 5, 6]
+        """,
+    )
+    plain, _ = _pack_html(SCENARIOS / "weissach-bridge.yaml", {})
+    pack, _ = _pack_html(SCENARIOS / "weissach-bridge.yaml", {"morschauser-modern": str(club)})
+
+    def words(text: str) -> str:
+        return " ".join(html.unescape(re.sub(r"<[^>]+>", " ", text)).split())
+
+    assert "+1 in cover (woods, built-up)." in words(plain)
+    assert "+2 (house rule; was +1) in cover (woods, built-up)." in words(pack)
+    assert "Effect on any unit in the square hit, D6: direct fire 5–6 destroys; indirect fire 6 destroys." in words(
+        plain
+    )
+    assert "direct fire 4–6 destroys; indirect fire 6 destroys (house rule; was D6: direct fire 5–6" in words(pack)
+    assert "Battle › Modifiers › In cover (built-up area, woods), Battle Power added: 2 (was 1)." in words(pack)

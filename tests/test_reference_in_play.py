@@ -327,3 +327,25 @@ def test_morschauers_reference_prints_the_facing_choice_the_advance_and_the_hill
     enemy unit this turn" after an advance were never printed, and the per-square reading of the hills rule was
     printed as if the seed said it."""
     assert _words(clause) in _pack_text("hill-112").replace("\u2019", "'")
+
+
+@pytest.mark.parametrize(
+    "scenario, printed",
+    [
+        # Fireteam: the original rules' bands stop at 3 to 5 (rule data hth.bands_note)
+        ("bridge", "this pack’s readings: 1 to 2 loser HIT, a tie fights on."),
+        # Para Bellum: Stand Ready! as the whole activation (its note), and Take Aim!'s bonus the seed never sizes
+        ("vesta-relay", "Stand Ready! only on its own (this pack’s reading)."),
+        ("vesta-relay", "Take Aim! gives a bonus to shooting that the original rules do not size (agree one before"),
+        # Morschauser: cover and fortifications never add up (battle.terrain_note)
+        ("weissach-bridge", "in cover as well, only the better counts (this pack’s reading)."),
+    ],
+)
+def test_a_reading_the_pack_chose_says_so_where_the_player_reads_it(scenario, printed):
+    """A fresh read of the quick references: Fireteam's "1 to 2 loser HIT; tie, fight on", Para Bellum's "Stand
+    Ready! only on its own" and Morschauser's "+2 in fortifications" were this pack's readings, said only in notes
+    pages away, and Take Aim! promised a bonus of no size. Each line now says it is a reading where it prints."""
+    loaded = load(SCENARIOS / f"{scenario}.yaml")
+    built, _ = compute(loaded, choose_seed(loaded, None), Options(), with_cards=False)
+    words = " ".join(html.unescape(re.sub(r"<[^>]+>", " ", pack_html(loaded, built))).split())
+    assert printed in words

@@ -911,3 +911,17 @@ def test_the_coin_toss_line_leaves_the_last_word_to_the_scenarios_victory():
     words = " ".join(html_lib.unescape(re.sub(r"<[^>]+>", " ", pack)).split())
     assert "every turn is struck off (a draw)" not in words
     assert "every turn is struck off (a draw, unless the scenario’s Victory says otherwise)" in words
+
+
+def test_the_turn_sequence_offers_the_retaliator_only_the_reactions_its_units_may_make():
+    """A fresh read of the Ford: step 2 of the turn sequence offered "Move, Shoot, Engage or Special", though every
+    Unit that is ever Retaliator holds and cannot Move. The step now names the Reactions this battle's Retaliators
+    may make; the Race, whose Retaliators may move, keeps all four, and step 1 every Action."""
+    packs = _ford_and_race_packs()
+    ford, race = packs["warspike-hold-the-ford"], packs["warspike-bridge-race"]
+    step = "Choose a Reaction for the targeted Unit, at no enemy but the active Unit:"
+    assert f"{step} Shoot, Engage or Special. The Retaliator" in ford
+    assert f"{step} Move, Shoot, Engage or Special. The Retaliator" in race
+    for pack in (ford, race):
+        assert "assign it an Action: Move, Shoot, Engage or Special. A Block" in pack
+        assert "{actions}" not in pack and "{reactions}" not in pack

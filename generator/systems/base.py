@@ -65,7 +65,7 @@ def _notes(data: Any, where: str, leave_out: frozenset[str] = frozenset()) -> li
 
 
 # a rule text's reference to a value of the rule data: its keys joined by dots ("{recovery.target}"), a list's entry
-# named by its id or name ("{cover.light.defence}"); a word alone in braces is not one (a note part's "{each}" says
+# named by its id or name ("{cover.light.defence}", "{battle.modifiers.uphill-1.value}"); a word alone in braces is not one (a note part's "{each}" says
 # where its list goes); a fraction's value fills in as a share in words ("{morale.side_loss_fraction}": half)
 _FRACTION = re.compile(r"[0-9]+/[1-9][0-9]*")
 
@@ -93,7 +93,7 @@ def _value(data: Any, dotted: str, derived: dict[str, str]) -> tuple[str | None,
 # "{x}+"): a value the house rules changed is marked whole, "**7″** *(house rule; was 6″)*", the inch mark kept
 # beside its figure
 _MARKED = re.compile(
-    r"(?P<pre>(?<![\w}])[+\-\u2212])?\{(?P<dotted>[A-Za-z_]\w*(?:\.[A-Za-z_]\w*)+)\}(?P<post>D6|\"|\u2033|\+(?!\w))?"
+    r"(?P<pre>(?<![\w}])[+\-\u2212])?\{(?P<dotted>[A-Za-z_]\w*(?:\.[A-Za-z_][\w\-]*)+)\}(?P<post>D6|\"|\u2033|\+(?!\w))?"
 )
 
 

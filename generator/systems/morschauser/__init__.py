@@ -101,11 +101,21 @@ class MorschauserModern(System):
         return deck.deck_text(deck_data, self.rules)
 
     def derived_references(self, data) -> dict[str, str]:
-        """'{turn.order}': the activation order in words, from the ranks and suits (a house bag has its own)."""
+        """'{turn.order}': the activation order in words, from the ranks and suits (a house bag has its own);
+        '{artillery.effect_words}': the effect roll, "D6: direct fire 5-6 destroys; indirect fire 6 destroys"."""
+        out = {}
         try:
-            return {"turn.order": deck.order_words(data["turn"]["ranks"], data["turn"]["suit_names"])}
+            out["turn.order"] = deck.order_words(data["turn"]["ranks"], data["turn"]["suit_names"])
         except (KeyError, TypeError, IndexError):
-            return {}
+            pass
+        try:
+            effect = data["artillery"]["effect"]
+            out["artillery.effect_words"] = f"D{data['artillery']['die']}: " + "; ".join(
+                f"{kind} fire {_faces(effect[kind])} destroys" for kind in ("direct", "indirect")
+            )
+        except (KeyError, TypeError, ValueError):
+            pass
+        return out
 
     def in_play(self, prepared: GridPrepared) -> dict[str, bool]:
         """Each unit type, the artillery rules and the terrain notes: whether the scenario fields them."""
@@ -118,6 +128,14 @@ class MorschauserModern(System):
     def cards(self, prepared: GridPrepared, card_size: str) -> list[dict]:
         """One card per unit: its marker, its numbers, where it starts, and its tile for every turn."""
         return cards(prepared.roster)
+
+
+def _faces(faces: list[int]) -> str:
+    """A die's faces in words: [5, 6] "5-6", [6] "6", [2, 4, 6] "2, 4 or 6"."""
+    faces = sorted(int(face) for face in faces)
+    if len(faces) > 1 and faces == list(range(faces[0], faces[-1] + 1)):
+        return f"{faces[0]}-{faces[-1]}"
+    return " or ".join(filter(None, [", ".join(str(face) for face in faces[:-1]), str(faces[-1])]))
 
 
 SYSTEM = MorschauserModern()

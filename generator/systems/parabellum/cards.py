@@ -63,7 +63,7 @@ def action_cards(rules: Rules) -> list[dict]:
         if forms[0].action in (rule.fire, rule.charge):
             extra.append(rule.rule)
         if any(form.alone for form in forms):
-            extra.append("Never combined with another action.")
+            extra.append("Never combined with another action (this pack's reading).")
         cards.append(
             {
                 "kind": "pb-action",

@@ -104,7 +104,7 @@ def plan_words(rules: Rules) -> dict:
     ]
     alone = [action.name for action in rules.actions if action.alone]
     lead = "Each action is taken at most once an activation" + (f" ({'; '.join(several)})" if several else "")
-    lead += f"; {' and '.join(alone)} only on its own." if alone else "."
+    lead += f"; {' and '.join(alone)} only on its own (this pack's reading)." if alone else "."
     wasted = [
         f"{action.name} with no {names[action.bonus_for]} after it" for action in rules.actions if action.bonus_for
     ]

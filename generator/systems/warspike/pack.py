@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from fractions import Fraction
 
+from ...models import english_list
 from . import advantage
 from .models import Rules
 from .roster import number
@@ -102,6 +103,15 @@ def first_turn(instigator: str | None, forces: list[dict]) -> str:
     return "Flip a coin for turn 1: the winner becomes the Instigator or passes."
 
 
+def flow_words(rules: Rules, usable: frozenset[str] | None) -> dict[str, str]:
+    """The options the turn sequence names: every Action, and the Reactions in `usable` (all where None)."""
+    reactions = [r.name for r in rules.reactions if usable is None or r.name in usable]
+    return {
+        "{actions}": english_list([a.name for a in rules.actions], "or"),
+        "{reactions}": english_list(reactions, "or") if reactions else "none",
+    }
+
+
 def pack(prepared, rules: Rules) -> dict:
     """Plain data for templates/warspike/pack.html, read from what prepare() worked out."""
     settings = prepared.settings
@@ -120,6 +130,9 @@ def pack(prepared, rules: Rules) -> dict:
         # what the Units that can be Retaliator may do: a battle where all of them hold skips the Changeover, and
         # its reference prints no way of countering a Move they cannot make (cards.reacting)
         "reacting": {"reactions": prepared.reactions, "changeover": prepared.changeover},
+        # the turn sequence's "{actions}" and "{reactions}": in a pack, only the Reactions its Retaliators may make
+        # (a Ford whose war band all holds offered "Move" at step 2)
+        "flow_words": flow_words(rules, prepared.reactions if not prepared.whole_reference else None),
         "turns": settings.turns,
         "battle_seconds": rules.turn.battle_seconds,
         "battle_minutes": number(Fraction(settings.turns * rules.turn.battle_seconds, 60)),

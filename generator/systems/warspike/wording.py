@@ -87,7 +87,10 @@ class Step(Model):
     """One box of the turn-sequence flow."""
 
     step: str = key(Str(40), "The step's heading.")
-    text: str = key(TEXT, "What happens in it.")
+    text: str = key(
+        TEXT,
+        "What happens in it; {actions} and {reactions} print the Actions and the Reactions a battle's Units may make.",
+    )
     when: str = key(Str(80), "When the step happens, if not every turn.", default="")
     loop: bool = key(Bool(), "true: the flow returns to step 1 from here.", default=False)
     settles: str = key(
