@@ -958,8 +958,8 @@ def test_the_reference_marks_each_changed_value_with_the_one_it_replaces(tmp_pat
     )
     # a sentence a system works out from several values is marked whole, with the rules as written's sentence
     assert (
-        "<strong>1 gives 0 action points, 2 gives 1, 3–4 give 2, 5–6 give 3</strong> <em>(house rule; was 1 gives 1 "
-        "action point, 2–5 give 2, 6 gives 3)</em>" in pack
+        "<strong>1 gives 0 action points, 2 gives 1, 3–4 give 2, 5–6 give 3</strong> <em>(house rule; was “1 gives 1 "
+        "action point, 2–5 give 2, 6 gives 3”)</em>" in pack
     )
 
     spike = _write(tmp_path, "ws.yaml", "system: warspike\nturn:\n  battle_seconds: 20\n")
@@ -1064,10 +1064,10 @@ def test_a_changed_sentence_is_said_to_change_no_value_and_a_tag_is_named_as_pri
     words = " ".join(html.unescape(re.sub(r"<[^>]+>", " ", pack)).split())
     assert "Weapon tags › Heavy, what the tag does:" in words
     assert "Weapon tags › heavy" not in words
-    assert "where a sentence changes one of them, change the value in the house-rules file too." in words
+    assert "where a sentence changes one of them, change that value in the house rules too." in words
     value = _write(tmp_path, "value.yaml", "system: para-bellum\ntitle: Sharp orders\norder: {bonus: 2}\n")
     pack, _ = _pack_html(SCENARIOS / "vesta-relay.yaml", {"para-bellum": str(value)})
-    assert "Sharp orders" in pack and "change the value in the house-rules file too" not in pack
+    assert "Sharp orders" in pack and "change that value in the house rules too" not in pack
 
 
 def test_morschauser_battle_and_artillery_lines_read_their_values_from_the_rule_data(tmp_path):
@@ -1101,5 +1101,36 @@ def test_morschauser_battle_and_artillery_lines_read_their_values_from_the_rule_
     assert "Effect on any unit in the square hit, D6: direct fire 5–6 destroys; indirect fire 6 destroys." in words(
         plain
     )
-    assert "direct fire 4–6 destroys; indirect fire 6 destroys (house rule; was D6: direct fire 5–6" in words(pack)
+    assert "direct fire 4–6 destroys; indirect fire 6 destroys (house rule; was “D6: direct fire 5–6" in words(pack)
     assert "Battle › Modifiers › In cover (built-up area, woods), Battle Power added: 2 (was 1)." in words(pack)
+
+
+def test_warspikes_advantage_words_tracker_and_notes_follow_the_counts(tmp_path):
+    """A new user's trial: a club's `advantage.counts.destroyed: opponent` changed the worked examples' totals while
+    the Advantage rule, the turn sequence, the tracker's tally rows and the destroyed-Units note still said destroyed
+    Units count zero. Each is now worded from the counts, the rule's change marked beside what it replaces."""
+    club = _write(
+        tmp_path, "club.yaml", "system: warspike\ntitle: Aller club\nadvantage:\n  counts:\n    destroyed: opponent\n"
+    )
+    plain, _ = _pack_html(SCENARIOS / "warspike-bridge-race.yaml", {})
+    pack, _ = _pack_html(SCENARIOS / "warspike-bridge-race.yaml", {"warspike": str(club)})
+
+    def words(text: str) -> str:
+        return re.sub(r" ([.;)])", r"\1", " ".join(html.unescape(re.sub(r"<[^>]+>", " ", text)).split()))
+
+    was = (
+        "its own Units moving forward and the opposing side’s routing and retreating Units; destroyed Units and Units"
+        " that have not moved count zero"
+    )
+    now = (
+        "its own Units moving forward and the opposing side’s routing, retreating and destroyed Units; Units that"
+        " have not moved count zero"
+    )
+    assert f"Each side totals {was}. The side with the higher total" in words(plain)
+    assert f"Each side totals {now} (house rule; was “{was}”). The side with the higher total" in words(pack)
+    assert f"Each side totals {now}. The higher total has the Advantage" in words(pack)  # the turn sequence
+    assert "Routing or retreating (count for Landwehr Jäger)" in words(plain)
+    assert "Routing, retreating or destroyed (count for Landwehr Jäger)" in words(pack)
+    assert "They count as zero here." in words(plain)
+    assert "They count here towards the opposing side’s total (house rule; was “They count as zero" in words(pack)
+    assert "Advantage › Counts, a destroyed Unit: opponent (was none)." in words(pack)

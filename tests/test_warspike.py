@@ -533,7 +533,7 @@ def test_the_sequence_and_reference_say_when_advantage_is_not_tallied_in_this_ba
     assert "In this battle" not in (sequence + reference) or not contested
     # a sixth read: the Ford's reference said no Advantage is tallied, then printed the Advantage rule and three
     # worked examples of tallying it; a battle that tallies none prints neither
-    assert ("The side with the most Units moving forward has the Advantage" in reference) is contested
+    assert ("The side with the higher total has the Advantage" in reference) is contested
     assert ("For example, Side A" in reference) is contested
 
 

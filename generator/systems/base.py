@@ -126,6 +126,8 @@ def fill_references(
         if was == now:
             return pre + now + post
         old = "" if was is None else f"; was {pre}{was}{post}"
+        if was is not None and len(was.split()) > 3:  # a sentence, quoted: it does not read on into the next one
+            old = f"; was \u201c{was}\u201d"
         return f"**{pre}{now}{post}** *(house rule{old})*"
 
     def fill(node: Any, path: tuple) -> Any:

@@ -8,7 +8,7 @@ from pathlib import Path
 from ...schema import Checker, Key
 from ...tables import Table
 from ..base import Prepared, System
-from . import cards, checks, odds, pack, roster
+from . import advantage, cards, checks, odds, pack, roster
 from .models import Rules
 from .organisation import organise
 from .scenario import Army, Settings
@@ -48,6 +48,18 @@ class WarSpike(System):
     def check(self, scenario, checker: Checker) -> list:
         checks.check(self.rules, scenario, checker)
         return []
+
+    def derived_references(self, data) -> dict[str, str]:
+        """'{advantage.counting}': what each side's Advantage total counts, from the rule data's counts;
+        '{advantage.destroyed_words}': whose total a destroyed Unit counts towards."""
+        try:
+            counts = dict(data["advantage"]["counts"])
+            return {
+                "advantage.counting": advantage.counting_words(counts),
+                "advantage.destroyed_words": advantage.destroyed_words(counts),
+            }
+        except (KeyError, TypeError, ValueError):
+            return {}
 
     def odds(self, variants=()) -> list[Table]:
         return [odds.coin_toss(self.rules)]
@@ -89,7 +101,7 @@ class WarSpike(System):
         }
 
     def pack(self, prepared: BlocksPrepared) -> dict:
-        return pack.pack(prepared, self.rules)
+        return pack.pack(prepared, self.rules, self.reference_data)
 
     def cards(self, prepared: BlocksPrepared, card_size: str) -> list[dict]:
         return cards.cards(prepared.forces, self.rules, prepared.reactions, prepared.changeover)

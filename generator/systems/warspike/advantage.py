@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, fields
 
-from ...models import Model, key
+from ...models import Model, english_list, key
 from ...schema import Choice, Int
 
 KINDS = ("forward", "routing", "retreating", "destroyed", "stood")
@@ -84,3 +84,75 @@ def settle(
     if can_instigate[1 - winner]:
         return Settlement((a, b), winner, 1 - winner, "the side with the Advantage has every Unit on hold")
     return Settlement((a, b), winner, None, "neither side has a Unit that can advance: the coin toss")
+
+
+# each way a Unit ends the turn, as a tracker's tally row says it ("Units moving forward", "Routing or retreating")
+TALLY_WORDS = {
+    "forward": "moving forward",
+    "routing": "routing",
+    "retreating": "retreating",
+    "destroyed": "destroyed",
+    "stood": "not moved",
+}
+# the ways a Unit ends the turn that read as a word before "Units" ("routing and retreating Units")
+ADJECTIVES = ("routing", "retreating", "destroyed")
+ALONE_WORDS = {"forward": "Units moving forward", "stood": "Units that have not moved"}
+DESTROYED_WORDS = {
+    "none": "They count as zero here",
+    "opponent": "They count here towards the opposing side\u2019s total",
+    "own": "They count here towards their own side\u2019s total",
+}
+
+
+def whose(counts: dict) -> dict[str, list[str]]:
+    """The ways a Unit ends the turn, by whose total they count towards: 'own', 'opponent', 'none'."""
+    out: dict[str, list[str]] = {"own": [], "opponent": [], "none": []}
+    for kind in KINDS:
+        out[counts.get(kind) if counts.get(kind) in out else "none"].append(kind)
+    return out
+
+
+def _units(kinds: list[str]) -> str:
+    """'Units moving forward', 'routing and retreating Units', 'destroyed Units and Units that have not moved'."""
+    said = [ALONE_WORDS[kind] for kind in kinds if kind == "forward"]
+    adjectives = [kind for kind in kinds if kind in ADJECTIVES]
+    if adjectives:
+        said.append(english_list(adjectives) + " Units")
+    said += [ALONE_WORDS[kind] for kind in kinds if kind == "stood"]
+    return english_list(said)
+
+
+def counting_words(counts: dict) -> str:
+    """The tally in words from the rule data's `counts` (house rules and all): "its own Units moving forward and
+    the opposing side's routing and retreating Units; destroyed Units and Units that have not moved count zero"."""
+    ways = whose(counts)
+    parts = []
+    if ways["own"]:
+        parts.append("its own " + _units(ways["own"]))
+    if ways["opponent"]:
+        parts.append("the opposing side\u2019s " + _units(ways["opponent"]))
+    out = " and ".join(parts) if parts else "nothing"
+    if ways["none"]:
+        out += "; " + _units(ways["none"]) + " count zero"
+    return out
+
+
+def destroyed_words(counts: dict) -> str:
+    """Whose total a destroyed Unit counts towards, said for the note on the original rules' two answers."""
+    return DESTROYED_WORDS.get(counts.get("destroyed"), DESTROYED_WORDS["none"])
+
+
+def tallies(counts: dict, other: str) -> list[dict]:
+    """A side's tally rows on the turn tracker, from the rule data's counts: its own Units that count for it, its
+    Units that count for `other`, and its total."""
+    ways = whose(counts)
+    own = english_list([TALLY_WORDS[kind] for kind in ways["own"]], "or") if ways["own"] else ""
+    theirs = english_list([TALLY_WORDS[kind] for kind in ways["opponent"]], "or") if ways["opponent"] else ""
+    rows = []
+    if own:
+        rows.append({"label": f"Units {own}", "hint": "own"})
+    if theirs:
+        rows.append({"label": f"{theirs[:1].upper()}{theirs[1:]} (count for {other})", "hint": "opponent"})
+    total = " + ".join(filter(None, [f"own {own}" if own else "", f"{theirs} of {other}" if theirs else ""]))
+    rows.append({"label": f"Total ({total})" if total else "Total", "hint": "total"})
+    return rows

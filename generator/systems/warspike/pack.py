@@ -30,11 +30,7 @@ def tracker(turn_count: int, forces: list[dict], rules: Rules, changeover: bool)
     sides = []
     for s, force in enumerate(forces):
         other = forces[1 - s]["side"].name
-        tallies = [
-            {"label": "Units moving forward", "hint": "own"},
-            {"label": f"Routing or retreating (count for {other})", "hint": "opponent"},
-            {"label": f"Total (own forward + routing or retreating of {other})", "hint": "total"},
-        ]
+        tallies = advantage.tallies(vars(rules.advantage.counts), other)
         sides.append(
             {
                 "side": force["side"],
@@ -112,8 +108,9 @@ def flow_words(rules: Rules, usable: frozenset[str] | None) -> dict[str, str]:
     }
 
 
-def pack(prepared, rules: Rules) -> dict:
-    """Plain data for templates/warspike/pack.html, read from what prepare() worked out."""
+def pack(prepared, rules: Rules, marked: dict) -> dict:
+    """Plain data for templates/warspike/pack.html, read from what prepare() worked out; `marked` is the rule data
+    as the reference prints it, each value house rules changed marked (System.reference_data)."""
     settings = prepared.settings
     forces = prepared.forces
     _, words = DISTANCE_UNITS[settings.distance_unit]
@@ -138,6 +135,8 @@ def pack(prepared, rules: Rules) -> dict:
         "battle_minutes": number(Fraction(settings.turns * rules.turn.battle_seconds, 60)),
         "distance_words": words,
         "rules": rules,
+        # the Advantage rule is worded from the counts: a club's change to them is marked where the reference prints it
+        "advantage_rule": marked["advantage"]["rule"],
         # the examples illustrate the rule for any two sides, not this scenario's: its sides may not be able to
         # win the Advantage at all (hold orders), or field fewer Units than an example moves
         "examples": examples(list(EXAMPLE_SIDES), rules),
