@@ -925,3 +925,13 @@ def test_the_turn_sequence_offers_the_retaliator_only_the_reactions_its_units_ma
     for pack in (ford, race):
         assert "assign it an Action: Move, Shoot, Engage or Special. A Block" in pack
         assert "{actions}" not in pack and "{reactions}" not in pack
+
+
+@pytest.mark.parametrize(
+    "seconds, said", [(420, "7 minutes"), (280, "4 minutes 40 seconds"), (60, "1 minute"), (50, "50 seconds")]
+)
+def test_a_games_battle_time_is_said_in_minutes_and_seconds(seconds, said):
+    """A new user's club file of 20-second turns: the Ford's cover said "4.67 minutes of battle time"."""
+    from generator.systems.warspike.pack import battle_time
+
+    assert battle_time(seconds) == said

@@ -2,12 +2,9 @@
 
 from __future__ import annotations
 
-from fractions import Fraction
-
 from ...models import english_list
 from . import advantage
 from .models import Rules
-from .roster import number
 from .scenario import DISTANCE_UNITS
 
 TRACKER_TURNS_PER_TABLE = 14  # turn columns that fit across A4 and Letter beside the Unit names, each box 5 mm wide
@@ -99,6 +96,13 @@ def first_turn(instigator: str | None, forces: list[dict]) -> str:
     return "Flip a coin for turn 1: the winner becomes the Instigator or passes."
 
 
+def battle_time(seconds: int) -> str:
+    """A game's battle time in words: "7 minutes", "4 minutes 40 seconds" (not "4.67 minutes"), "50 seconds"."""
+    minutes, rest = divmod(seconds, 60)
+    said = [f"{minutes} minute{'s' if minutes != 1 else ''}" if minutes else "", f"{rest} seconds" if rest else ""]
+    return " ".join(filter(None, said)) or "0 seconds"
+
+
 def flow_words(rules: Rules, usable: frozenset[str] | None) -> dict[str, str]:
     """The options the turn sequence names: every Action, and the Reactions in `usable` (all where None)."""
     reactions = [r.name for r in rules.reactions if usable is None or r.name in usable]
@@ -132,7 +136,7 @@ def pack(prepared, rules: Rules, marked: dict) -> dict:
         "flow_words": flow_words(rules, prepared.reactions if not prepared.whole_reference else None),
         "turns": settings.turns,
         "battle_seconds": rules.turn.battle_seconds,
-        "battle_minutes": number(Fraction(settings.turns * rules.turn.battle_seconds, 60)),
+        "battle_time": battle_time(settings.turns * rules.turn.battle_seconds),
         "distance_words": words,
         "rules": rules,
         # the Advantage rule is worded from the counts: a club's change to them is marked where the reference prints it
