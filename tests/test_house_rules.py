@@ -1134,3 +1134,29 @@ def test_warspikes_advantage_words_tracker_and_notes_follow_the_counts(tmp_path)
     assert "They count as zero here." in words(plain)
     assert "They count here towards the opposing side’s total (house rule; was “They count as zero" in words(pack)
     assert "Advantage › Counts, a destroyed Unit: opponent (was none)." in words(pack)
+
+
+def test_notes_that_name_this_packs_own_figures_follow_the_house_rules(tmp_path):
+    """A new user's trial: with a house cover of +3, Morschauser's note still said "a trench in a wood is +2, not
+    +3" and "the battle table runs from Battle Power 1 to 10" while the odds table ran to 11; Fireteam's note on
+    heavy armour said "the same +1" under a house +2. Notes now name the rule data's own figures by reference,
+    worked out as the odds work them out, and mark a changed one."""
+    mors = _write(
+        tmp_path,
+        "mors.yaml",
+        "system: morschauser-modern\ntitle: Cover club\nbattle:\n  modifiers:\n    - id: cover\n      value: 3\n",
+    )
+    pack, _ = _pack_html(SCENARIOS / "weissach-bridge.yaml", {"morschauser-modern": str(mors)})
+    words = _unmarked(" ".join(html.unescape(re.sub(r"<[^>]+>", "", pack)).split()))
+    assert "Only the better one counts: a trench in a wood is +3, not +5." in words
+    assert "So the battle table runs from Battle Power 1 to 11: the strongest unit’s 7, +3 for cover or" in words
+    assert "from Battle Power 1 to 10" not in words
+    fire = _write(
+        tmp_path,
+        "fire.yaml",
+        "system: fireteam-tomorrow\ntitle: Power armour club\nrecovery:\n  all_of:\n"
+        "    - id: heavy_armour\n      value: 2\n",
+    )
+    pack, _ = _pack_html(SCENARIOS / "bridge.yaml", {"fireteam-tomorrow": str(fire)})
+    words = " ".join(html.unescape(re.sub(r"<[^>]+>", "", pack)).split())
+    assert "Heavy armour gets +2 (house rule; was +1) here" in words

@@ -7,6 +7,7 @@ from functools import cached_property
 from pathlib import Path
 from typing import Any
 
+from ...models import english_list
 from ...schema import Checker, Key
 from ...svg import names_compass
 from ..base import Prepared, System
@@ -115,6 +116,10 @@ class MorschauserModern(System):
             )
         except (KeyError, TypeError, ValueError):
             pass
+        try:
+            out.update(_battle_words(data["battle"]["modifiers"], data["battle"]["minimum_power"], data["unit_types"]))
+        except (KeyError, TypeError, ValueError):
+            pass
         return out
 
     def in_play(self, prepared: GridPrepared) -> dict[str, bool]:
@@ -128,6 +133,32 @@ class MorschauserModern(System):
     def cards(self, prepared: GridPrepared, card_size: str) -> list[dict]:
         """One card per unit: its marker, its numbers, where it starts, and its tile for every turn."""
         return cards(prepared.roster)
+
+
+# what a group of battle modifiers that exclude each other adds at best, said in the battle note
+GROUP_WORDS = {"terrain": "for cover or fortifications", "hill": "for an enemy below"}
+
+
+def _battle_words(modifiers: list, floor: int, unit_types: list) -> dict[str, str]:
+    """The battle note's figures, worked out as odds.power_range works out the battle table (a group's modifiers
+    exclude each other, so each group adds its best bonus): '{battle.terrain_words}', "a trench in a wood is +2,
+    not +3"; '{battle.range_words}', "from Battle Power 1 to 10: the strongest unit's 7, +2 for cover or
+    fortifications and +1 for an enemy below"."""
+    by_id = {m["id"]: int(m["value"]) for m in modifiers}
+    cover, fortification = by_id["cover"], by_id["fortification"]
+    top = max(int(t["battle_power"]) for t in unit_types)
+    best: dict[str, tuple[int, str]] = {}
+    for m in modifiers:
+        group = m.get("group") or m["id"]
+        if int(m["value"]) > best.get(group, (0, ""))[0]:
+            best[group] = (int(m["value"]), GROUP_WORDS.get(group, "for " + str(m["name"]).lower()))
+    bonuses = [f"+{value} {words}" for value, words in best.values()]
+    high = top + sum(value for value, _ in best.values())
+    return {
+        "battle.terrain_words": f"a trench in a wood is +{max(cover, fortification)}, not +{cover + fortification}",
+        "battle.range_words": f"from Battle Power {floor} to {high}: the strongest unit's {top}"
+        + (", " + english_list(bonuses) if bonuses else ""),
+    }
 
 
 def _faces(faces: list[int]) -> str:
