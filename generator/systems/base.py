@@ -65,8 +65,9 @@ def _notes(data: Any, where: str, leave_out: frozenset[str] = frozenset()) -> li
 
 
 # a rule text's reference to a value of the rule data: its keys joined by dots ("{recovery.target}"), a list's entry
-# named by its id or name ("{cover.light.defence}", "{battle.modifiers.uphill-1.value}"); a word alone in braces is not one (a note part's "{each}" says
-# where its list goes); a fraction's value fills in as a share in words ("{morale.side_loss_fraction}": half)
+# named by its id or name ("{cover.light.defence}", "{battle.modifiers.uphill-1.value}"); a word alone in braces is
+# not one (a note part's "{each}" says where its list goes, WarSpike's flow's "{reactions}" what this battle's
+# Units may make); a fraction's value fills in as a share in words ("{morale.side_loss_fraction}": half)
 _FRACTION = re.compile(r"[0-9]+/[1-9][0-9]*")
 
 
