@@ -451,7 +451,8 @@ def _meaning(model: Any, path: tuple) -> str:
     clause = re.split(r"\s\(|[,:;.]\s|\.$", doc.strip(), maxsplit=1)[0].strip()
     # "The total ..." -> "the total ...", not "HTH ..." -> "hTH" nor a game's term "Battle Power added" -> "battle"
     first, _, rest = clause.partition(" ")
-    if (first[1:].islower() or len(first) == 1) and not rest[:1].isupper():  # "A destroyed Unit" -> "a destroyed"
+    opening = first in ("A", "An", "The", "Its", "Their", "Each", "How", "What", "Whose", "Whether")
+    if opening or ((first[1:].islower() or len(first) == 1) and not rest[:1].isupper()):  # "Its Battle Power"
         clause = clause[0].lower() + clause[1:]
     return clause
 
