@@ -344,7 +344,7 @@ def test_a_piece_off_the_table_says_which_edge_and_how_far_and_a_player_names_th
     result = muster("validate", path)
     assert result.code == 1
     assert 'terrain[6].rect: reaches 3" past the east edge of the 72" x 48" table' in result.err
-    assert 'terrain[10]: reaches 1.5" past the west edge and 1.5" past the south edge of the' in result.err
+    assert 'terrain[10].circle: reaches 1.5" past the west edge and 1.5" past the south edge of the' in result.err
     assert "player: 'Ann' already plays 'Ranger Alpha'; each player controls one team" in result.err
 
 

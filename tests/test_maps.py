@@ -10,7 +10,7 @@ import pdfplumber
 import pytest
 from conftest import SCENARIOS
 
-from generator import fonts
+from generator import fonts, tablemap
 from generator.build import load
 from generator.cli import main
 from generator.labels import Box, crosses, within
@@ -30,7 +30,7 @@ def examples(system: str) -> list:
     return [path for path in sorted(SCENARIOS.glob("*.yaml")) if f"system: {system}" in path.read_text()]
 
 
-def fireteam_map(path) -> table.TableMap:
+def fireteam_map(path) -> tablemap.TableMap:
     scenario = load(path)
     battle, forces = read(scenario)
     return table.table_map(scenario.system.rules, battle, forces, scenario.side_views)
@@ -641,7 +641,7 @@ def _pattern_lines(markup: str) -> set[tuple]:
 
 def test_hill_hatching_differs_from_every_deployment_hatching():
     """The Fireteam hill pattern was the side 'hatch' pattern's very diagonal; in grey the two read alike."""
-    defs = table._pattern_defs()
+    defs = tablemap._pattern_defs()
     hill = re.search(r'<pattern id="contour".*?</pattern>', defs, re.S).group(0)
     for pattern in ("hatch", "crosshatch", "dots", "horizontal", "vertical", "zigzag", "grid", "rings"):
         assert _pattern_lines(hill) != _pattern_lines(side_pattern(pattern, "#000", "p")), pattern
@@ -1008,9 +1008,9 @@ def test_no_two_terrain_kinds_share_a_pattern():
     """Issue 11 (a fresh read of bridge's map): Crater and Rubble were drawn alike, stippled on a near-same fill,
     on the map and in its legend. Every area kind with a pattern has its own, so the kinds read apart in black and
     white too."""
-    patterns = [pattern for _, pattern in table.TERRAIN_STYLE.values() if pattern]
+    patterns = [pattern for _, pattern in tablemap.TERRAIN_STYLE.values() if pattern]
     assert sorted(patterns) == sorted(set(patterns))
-    defs = table._pattern_defs()
+    defs = tablemap._pattern_defs()
     assert all(f'id="{pattern}"' in defs for pattern in patterns)
 
 
@@ -1132,7 +1132,7 @@ def test_an_area_name_on_a_patterned_piece_sits_in_a_clearing_of_its_ground(path
     plates = _plates(svg)
     scenario = load(path)
     battle, _ = read(scenario)
-    patterned = {table.TERRAIN_STYLE[f.kind][0] for f in battle.terrain if table.TERRAIN_STYLE[f.kind][1]}
+    patterned = {tablemap.TERRAIN_STYLE[f.kind][0] for f in battle.terrain if tablemap.TERRAIN_STYLE[f.kind][1]}
     expected = 0
     for placed in drawing.placement.placed:
         label, box = placed.label, placed.box
@@ -1216,7 +1216,7 @@ def test_the_scales_numbers_lie_inside_the_map_on_every_size_of_table(width, dep
     """Fourth red team F5: on a 24-inch table the margin (4.5% of the table) was narrower than '24' at the scale's
     fixed size in mm, and the numbers at the left printed as '2', '8', '4', the tops of those above cut off. The
     widest number at the left and the numbers' height above the top lie inside the picture's margin."""
-    from generator.systems.fireteam.map import FONT_MM, TICK_SIZE, TICK_TEXT, TableMap
+    from generator.tablemap import FONT_MM, TICK_SIZE, TICK_TEXT, TableMap
 
     drawing = TableMap(width, depth, tick=6 if max(width, depth) <= 96 else 12)
     fs = FONT_MM * TICK_SIZE / drawing.scale

@@ -44,7 +44,8 @@ class FireteamTomorrow(System):
         return Side.keys(self.rules)
 
     def check(self, scenario, checker: Checker) -> list:
-        return checks.check(self.rules, *read(scenario), checker)
+        battle, forces = read(scenario)
+        return checks.check(self.rules, battle, forces, [side["name"] for side in scenario.sides], checker)
 
     def odds(self, variants=()) -> list:
         return odds.all_tables(self.rules)

@@ -2,14 +2,13 @@
 
 from __future__ import annotations
 
+from ... import table as tabletop
 from ...schema import Checker
 from .models import Rules
 from .roster import figures, medic_roles
 
-EDGE = 1e-9  # a piece exactly on the table's edge is on the table
 
-
-def check(rules: Rules, battle, forces: list, checker: Checker) -> list[tuple[tuple, str]]:
+def check(rules: Rules, battle, forces: list, names_of_sides: list[str], checker: Checker) -> list[tuple[tuple, str]]:
     """Report every problem of a shape-clean scenario to checker; return its warnings as (path, text)."""
     limits = rules.limits
     table = battle.table
@@ -39,8 +38,6 @@ def check(rules: Rules, battle, forces: list, checker: Checker) -> list[tuple[tu
             if vehicle.name in names:
                 checker.report(path + ("name",), f"{vehicle.name!r} is already the name of a team or vehicle")
             names[vehicle.name] = path
-        if side.deployment:
-            _inside(side.deployment, table, ("sides", s, "deployment"), checker)
     if teams > limits.players_max:
         checker.report(
             ("sides",), f"at most {limits.players_max} players, and each player controls one team (found {teams} teams)"
@@ -51,12 +48,8 @@ def check(rules: Rules, battle, forces: list, checker: Checker) -> list[tuple[tu
         warnings.append(
             (("sides",), f"{vehicles} vehicles: the rules advise very rarely more than {limits.vehicles_warn_above}")
         )
-    for i, feature in enumerate(battle.terrain):
-        _check_feature(feature, table, ("terrain", i), checker)
-    for i, objective in enumerate(battle.objectives):
-        x, y = objective.at
-        if x > table.width or y > table.depth:
-            checker.report(("objectives", i, "at"), f'off the {table.width}" x {table.depth}" table')
+    deployments = [side.deployment for side in forces]
+    tabletop.check(table, battle.terrain, battle.objectives, deployments, names_of_sides, checker, '"')
     return warnings
 
 
@@ -98,38 +91,3 @@ def _check_team(rules: Rules, team, path: tuple, checker: Checker) -> None:
             checker.report(path + ("figures", i, "weapon"), f"{figure.weapon!r} is a vehicle weapon")
     if members and all(figure.quality == "Hero" for figure in members):
         checker.report(path + ("quality",), "heroes are very rare, and no entire team is made up of them")
-
-
-def _off_table(points, table) -> str:
-    """How far the points reach past each edge of the table, '3" past the east edge', or "" where they stay on it
-    (within EDGE)."""
-    past = {}
-    for x, y in points:
-        for edge, over in (("west", -x), ("east", x - table.width), ("north", -y), ("south", y - table.depth)):
-            if over > EDGE:
-                past[edge] = max(past.get(edge, 0), over)
-    return " and ".join(f'{over:g}" past the {edge} edge' for edge, over in past.items())
-
-
-def _report_off(points, table, path: tuple, checker: Checker) -> None:
-    past = _off_table(points, table)
-    if past:
-        checker.report(path, f'reaches {past} of the {table.width}" x {table.depth}" table')
-
-
-def _inside(rectangle, table, path: tuple, checker: Checker) -> None:
-    x, y, width, depth = rectangle
-    _report_off([(x, y), (x + width, y + depth)], table, path, checker)
-
-
-def _check_feature(feature, table, path: tuple, checker: Checker) -> None:
-    if feature.rect:
-        _inside(feature.rect, table, path + ("rect",), checker)
-    corners = []
-    if feature.circle:
-        x, y, radius = feature.circle
-        corners = [(x - radius, y - radius), (x + radius, y + radius)]
-    for shape in ("polygon", "line"):
-        if getattr(feature, shape):
-            corners = getattr(feature, shape)
-    _report_off(corners, table, path, checker)

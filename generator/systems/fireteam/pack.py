@@ -4,7 +4,8 @@ from __future__ import annotations
 
 import re
 
-from ...distances import distance, inch_marks
+from ...distances import INCH, distance, inch_marks
+from ...table import deployment_words
 from ...tables import share
 from . import odds
 from .models import Rules
@@ -125,7 +126,7 @@ def _force(rules: Rules, weapons: dict, view, side, prepared) -> dict:
         "teams": teams,
         "vehicles": vehicles,
         "figures": count,
-        "deployment": _zone(side.deployment),
+        "deployment": deployment_words(side.deployment, INCH),
         # seed 001: a side withdraws once it "has lost more than 50% of the starting number"
         "break_losses": int(count * rules.morale.side_loss) + 1,
         "break_share": share(rules.morale.side_loss),
@@ -169,15 +170,6 @@ def _recovery_others(rules: Rules, team) -> list[dict]:
             medic = all(f.role in medical for f in group)
             out.append({"figures": names, "quality": quality, "help": _recovery_help(rules, medic), **chances})
     return out
-
-
-def _zone(rect) -> str:
-    """A deployment zone's edges in the map's measures, "0–28″ across and 38–48″ down": a zone's edge between two of
-    the map's 6″ ticks is read here, not guessed from the drawing."""
-    if not rect:
-        return ""
-    x, y, width, depth = rect
-    return f"{x:g}\u2013{distance(f'{x + width:g}')} across and {y:g}\u2013{distance(f'{y + depth:g}')} down"
 
 
 def _range(weapon) -> str:

@@ -11,70 +11,25 @@ from dataclasses import dataclass
 
 from ...models import FromRules, Model, Typed, key
 from ...scenario import NAME_PATTERN
-from ...schema import Bool, Choice, Int, ListOf, Num, Numbers, Str
+from ...schema import Bool, Choice, Int, ListOf, Str
+from ...table import DEPLOYMENT, Objective, TableSize
+from ...table import Feature as Piece
 
-SHAPES = ("rect", "circle", "polygon", "line")
-LABEL = Str(40, NAME_PATTERN, "a label")
 PERSON = Str(40, NAME_PATTERN, "a name")
 NAME = Str(40, NAME_PATTERN, "a name (no control characters, < > { } or \\)")
-POINT = Numbers(("x", "y"), 0, 480)
 A_QUALITY = FromRules(lambda rules: Choice(rules.qualities, "a troop quality, one of"))
 A_WEAPON = FromRules(lambda rules: Choice([w.name for w in rules.weapons], "a weapon from the weapon table, one of"))
-RECTANGLE = Numbers(("x", "y", "width", "depth"), 0, 480)
 
 
 @dataclass(frozen=True)
-class TableSize(Model):
-    """The table's size in inches."""
+class Feature(Piece):
+    """A terrain piece: a kind, an optional name and cover, and exactly one shape (all in inches)."""
 
-    width: int = key(Int(12, 480), "Table width in inches (left to right).")
-    depth: int = key(Int(12, 480), "Table depth in inches (top to bottom).")
-
-
-@dataclass(frozen=True)
-class Objective(Model):
-    """An objective marked on the map."""
-
-    name: str = key(NAME, "The objective's name as printed on the map.")
-    at: list = key(POINT, "Where it is, in inches from the top-left corner.")
-    points: int | None = key(Int(0, 100), "Victory points, if the scenario scores them.", default=None)
-
-
-@dataclass(frozen=True)
-class Feature(Model):
-    """A terrain piece: a kind, an optional name and cover, and exactly one shape."""
-
-    kind: str = key(
-        FromRules(lambda rules: Choice([t.name for t in rules.terrain], "a terrain kind, one of")),
-        "The kind of terrain; it sets the default cover.",
-    )
-    name: str = key(LABEL, "A label printed on the map.", default="")
     cover: str | None = key(
         FromRules(lambda rules: Choice([c.name for c in rules.cover], "a cover level, one of")),
         "Cover for figures in or behind it; defaults to the kind's.",
         default=None,
     )
-    rect: list | None = key(RECTANGLE, "A rectangle in inches from the table's top-left corner.", default=None)
-    circle: list | None = key(Numbers(("x", "y", "radius"), 0, 480), "A circle in inches.", default=None)
-    polygon: list | None = key(ListOf(POINT, min=3, max=64), "Corner points [x, y] in inches.", default=None)
-    line: list | None = key(
-        ListOf(POINT, min=2, max=64), "A road, river, wall or hedge along these points.", default=None
-    )
-    width: float | None = key(Num(0.2, 24), "The width of a line feature in inches.", default=None)
-
-    @property
-    def shape(self) -> str:
-        """The one shape key given (checked by after)."""
-        return next(name for name in SHAPES if getattr(self, name) is not None)
-
-    def after(self, path, checker):
-        given = [name for name in SHAPES if getattr(self, name) is not None]
-        if len(given) != 1:
-            checker.report(
-                path, f"a terrain piece has exactly one shape of {', '.join(SHAPES)} (got {len(given) or 'none'})"
-            )
-        if self.line is not None and self.width is None:
-            checker.report(path, "a line feature needs a width in inches")
 
 
 PASSES_MAX = 40  # a game's passes through the deck; also the bound of `muster deck --passes`
@@ -146,7 +101,12 @@ class Side(Model):
 
     teams: list = key(ListOf(Typed(Team), min=1, max=16), "The side's fireteams.")
     vehicles: list = key(ListOf(Typed(Vehicle), max=8), "Tracked, wheeled or flying vehicles.", default=[])
-    deployment: list | None = key(RECTANGLE, "The deployment zone in inches.", default=None)
+    deployment: list | None = key(
+        DEPLOYMENT,
+        "Where the side deploys, in inches: one rectangle [x, y, width, depth], or a list of zones, each a "
+        "`rect`, a `polygon` or an `edge` (with a `depth`, a strip along it; without, the side enters from it).",
+        default=None,
+    )
 
 
 def read(scenario) -> tuple:
