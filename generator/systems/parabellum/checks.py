@@ -2,13 +2,19 @@
 
 from __future__ import annotations
 
+from ... import table
 from ...schema import Checker
 from .units import DISCIPLINE, Setup, Side
 
 
 def check(scenario, checker: Checker) -> list:
     """Problems a shape-clean scenario can still have; reported to checker. Para Bellum has no warnings."""
-    variants = Setup.from_clean(scenario.data).variants
+    setup = Setup.of(scenario)
+    variants = setup.variants
+    if setup.table is not None:
+        names = [side["name"] for side in scenario.sides]
+        deployments = [side.get("deployment") for side in scenario.sides]
+        table.check(setup.table, setup.terrain, setup.objectives, deployments, names, checker, '"')
     variant_on = DISCIPLINE in variants
     for i, name in enumerate(variants):
         if name in variants[:i]:

@@ -73,6 +73,13 @@ class Hq(Model):
 
 
 @dataclass(frozen=True)
+class TerrainKind(Model):
+    """A kind of terrain a scenario may place on its map."""
+
+    name: str = key(TITLE, "The kind's name, as a scenario's terrain piece writes it.")
+
+
+@dataclass(frozen=True)
 class Printed(Model):
     """A rule that is only printed (activation, the missing deck): its name, its text and its note."""
 
@@ -135,6 +142,10 @@ class Rules(Model):
     fire_and_charge: FireAndCharge = key(Typed(FireAndCharge), "When Fire! and Charge! may share an activation.")
     activation: Printed = key(Typed(Printed), "How activations alternate.")
     deck: Printed = key(Typed(Printed), "Why there is no card deck.")
+    terrain: list = key(
+        UniqueNames(Typed(TerrainKind), min=1, max=40, what="terrain kind"), "The terrain kinds a map may show."
+    )
+    terrain_note: Printed = key(Typed(Printed), "What terrain does in these rules.")
     variants: Variants = key(Typed(Variants), "The named rule variants.")
     reference: list = key(ListOf(Typed(ReferenceSection), max=12), "The quick-reference sheet's sections.")
 

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from ...distances import INCH
+from ...table import deployment_words
 from . import odds, plans
 from .models import Rules
 from .roster import ForcesPrepared, form_name, tag_label
@@ -127,6 +129,7 @@ def in_play(rules: Rules, prepared: ForcesPrepared) -> dict[str, bool]:
         rules.hq.name: any(u["hq"] for u in units),
         **played,
         STANDARD_ROLL: not prepared.variants,
+        rules.terrain_note.name: bool(prepared.setup.terrain),
     }
 
 
@@ -172,4 +175,15 @@ def pack(rules: Rules, prepared: ForcesPrepared, leaves_out: frozenset[str], wri
         "written_actions": {action["id"]: action for action in was_actions},
         "written_tags": {tag["name"]: tag for tag in was_tags},
         "source": rules.source,
+        "map": prepared.map,
+        "map_page": prepared.map_page,
+        "table": prepared.setup.table,
+        "unit_mark": INCH,
+        "objectives": prepared.setup.objectives,
+        "deployments": [
+            {"side": force.side, "words": deployment_words(deployment, INCH)}
+            for force, deployment in zip(prepared.forces, prepared.deployments)
+            if deployment
+        ],
+        "terrain_note": rules.terrain_note.note if prepared.setup.terrain else "",
     }

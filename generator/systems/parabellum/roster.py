@@ -6,6 +6,8 @@ from dataclasses import dataclass, field
 
 from ...models import english_list
 from ...scenario import SideView
+from ...svg import names_compass
+from ...tablemap import table_map
 from ..base import Prepared
 from . import odds, plans
 from .models import Rules
@@ -36,6 +38,10 @@ class ForcesPrepared(Prepared):
     plans: list[plans.Plan] = field(default_factory=list)  # every structurally legal plan, cheapest first
     forces: list[Force] = field(default_factory=list)
     disciplines: set = field(default_factory=set)  # the discipline scores the units have (None: units without one)
+    setup: Setup | None = None  # the scenario's Para Bellum keys
+    deployments: list = field(default_factory=list)  # each side's `deployment`, in order (None where it has none)
+    map: str = ""  # the table's map, where the scenario gives a table, terrain, objectives or deployment zones
+    map_page: str = "portrait"
 
 
 def face_groups(points: list[int]) -> list[dict]:
@@ -185,8 +191,14 @@ def unit_sheet(rules: Rules, unit, discipline_on: bool, prepared: ForcesPrepared
 
 def prepare(rules: Rules, scenario, seed: int) -> ForcesPrepared:
     """The build's plans and forces, each worked out once (models: the scenario models of these rules)."""
-    variants = tuple(Setup.from_clean(scenario.data).variants)
-    prepared = ForcesPrepared(scenario, seed, deck=None, variants=variants, plans=plans.all_plans(rules))
+    setup = Setup.of(scenario)
+    variants = tuple(setup.variants)
+    prepared = ForcesPrepared(scenario, seed, deck=None, variants=variants, plans=plans.all_plans(rules), setup=setup)
+    prepared.deployments = [side.get("deployment") for side in scenario.sides]
+    if setup.table is not None:
+        names = [o.name for o in setup.objectives] + [f.name for f in setup.terrain]
+        drawing = table_map(setup, prepared.deployments, scenario.side_views, edges=names_compass(scenario, names))
+        prepared.map, prepared.map_page = drawing.svg(), drawing.frame.orientation
     discipline_on = DISCIPLINE in variants
     for view, side in zip(scenario.side_views, scenario.sides):
         typed = Side.from_clean(side).units

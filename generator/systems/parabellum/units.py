@@ -2,13 +2,15 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from ...models import FromRules, Model, Typed, key
 from ...scenario import NAME_PATTERN
 from ...schema import Bool, Choice, Int, ListOf, Str
+from ...table import DEPLOYMENT, Feature, Objective, TableSize
 
 DISCIPLINE = "discipline"
+DEFAULT_TABLE = TableSize(72, 48)  # a map's table when a scenario places terrain, zones or objectives but no size
 
 
 def _name(length: int = 40) -> Str:
@@ -69,6 +71,12 @@ class Side(Model):
     """The keys Para Bellum adds to each side."""
 
     units: list = key(ListOf(Typed(Unit), min=1, max=30), "The side's units, HQs among them.")
+    deployment: list | None = key(
+        DEPLOYMENT,
+        "Where the side deploys, in inches: one rectangle [x, y, width, depth], or a list of zones, each a "
+        "`rect`, a `polygon` or an `edge` (with a `depth`, a strip along it; without, the side enters from it).",
+        default=None,
+    )
 
 
 @dataclass(frozen=True)
@@ -80,3 +88,24 @@ class Setup(Model):
         "Named rule variants to play: `discipline` rolls action points as a discipline test.",
         default=[],
     )
+    table: TableSize | None = key(
+        Typed(TableSize),
+        "The table's size in inches; the pack then prints a map of it. Omitted, a scenario with terrain, "
+        "objectives or deployment zones is drawn on 72 x 48 inches.",
+        default=None,
+    )
+    terrain: list = key(
+        ListOf(Typed(Feature), max=120), "Terrain pieces drawn on the map (the rules give them no effect).", default=[]
+    )
+    objectives: list = key(ListOf(Typed(Objective), max=20), "Objectives marked on the map.", default=[])
+
+    @classmethod
+    def of(cls, scenario) -> Setup:
+        """The Para Bellum keys of a validated scenario; a map's table defaulted where terrain, objectives or a
+        deployment zone needs one."""
+        setup = cls.from_clean(scenario.data)
+        if setup.table is None and (
+            setup.terrain or setup.objectives or any(side.get("deployment") for side in scenario.sides)
+        ):
+            setup = replace(setup, table=DEFAULT_TABLE)
+        return setup

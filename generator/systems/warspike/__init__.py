@@ -6,6 +6,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from ...schema import Checker, Key
+from ...svg import names_compass
+from ...tablemap import table_map
 from ...tables import Table
 from ..base import Prepared, System
 from . import advantage, cards, checks, odds, pack, roster
@@ -24,6 +26,9 @@ class BlocksPrepared(Prepared):
     # whether any is free to make a Changeover move; read by the cards, the tracker, the turn sequence and in_play
     reactions: frozenset[str] = frozenset()
     changeover: bool = False
+    map: str = ""  # the table's map, where the scenario gives a table, terrain, objectives or deployment zones
+    map_page: str = "portrait"  # the orientation of the map's page: landscape for a wide table
+    armies: list = field(default_factory=list)  # each side's WarSpike keys (scenario.Army), in order
 
 
 class WarSpike(System):
@@ -72,7 +77,16 @@ class WarSpike(System):
         settings = Settings.of(scenario, self.rules)
         forces = roster.forces(organisation, sides, armies, settings.distance_unit)
         reactions, changeover = cards.reacting(forces, self.rules)
-        return BlocksPrepared(scenario, seed, None, settings, forces, frozenset(reactions), changeover)
+        drawn, page = "", "portrait"
+        if settings.table is not None:
+            names = [o.name for o in settings.objectives] + [f.name for f in settings.terrain]
+            edges = names_compass(scenario, names)
+            deployments = [army.deployment for army in armies]
+            drawing = table_map(settings, deployments, sides, edges=edges, unit=settings.distance_unit)
+            drawn, page = drawing.svg(), drawing.frame.orientation
+        return BlocksPrepared(
+            scenario, seed, None, settings, forces, frozenset(reactions), changeover, drawn, page, armies
+        )
 
     def in_play(self, prepared: BlocksPrepared) -> dict[str, bool]:
         """The Block rules (the section, everything under `blocks`, a Block's Move) and hold orders: whether any
@@ -98,6 +112,7 @@ class WarSpike(System):
             # Retaliator cannot make that Reaction (all hold) prints neither (cards.reacting)
             self.rules.movement_counter.name: self.rules.movement_counter.reaction in prepared.reactions,
             self.rules.coin_toss.scenario_instigator.name: prepared.settings.instigator is not None,
+            self.rules.terrain_note.name: bool(prepared.settings.terrain),
         }
 
     def pack(self, prepared: BlocksPrepared) -> dict:

@@ -2,10 +2,11 @@
 
 from __future__ import annotations
 
+from ... import table
 from ...schema import Checker, suggest
 from .models import Rules
 from .organisation import organise
-from .scenario import Army, Settings
+from .scenario import DISTANCE_UNITS, Army, Settings
 
 
 def check(rules: Rules, scenario, checker: Checker) -> None:
@@ -18,6 +19,11 @@ def check(rules: Rules, scenario, checker: Checker) -> None:
         )
         return
     names = [side.name for side in sides]
+    settings = Settings.of(scenario, rules)
+    if settings.table is not None:
+        mark = DISTANCE_UNITS[settings.distance_unit][0].replace("\u2033", '"')
+        deployments = [side.get("deployment") for side in scenario.sides]
+        table.check(settings.table, settings.terrain, settings.objectives, deployments, names, checker, mark)
     organisation = organise(names, [Army.of(side) for side in scenario.sides])
     for path, message in organisation.problems:
         checker.report(path, message)
@@ -30,7 +36,7 @@ def check(rules: Rules, scenario, checker: Checker) -> None:
             f"neither side can be Instigator: every Unit of {names[0]!r} and of "
             f"{names[1]!r} is under hold orders; a side needs at least one Unit that can advance",
         )
-    named = Settings.of(scenario, rules).instigator
+    named = settings.instigator
     if named is not None:
         if named not in names:
             checker.report(

@@ -135,6 +135,13 @@ OPTIONS = UniqueNames(Typed(Option), min=1, max=12, what="option")
 
 
 @dataclass(frozen=True)
+class TerrainKind(Model):
+    """A kind of terrain a scenario may place on its map."""
+
+    name: str = key(Str(40), "The kind's name, as a scenario's terrain piece writes it.")
+
+
+@dataclass(frozen=True)
 class Rules(Model):
     """WarSpike Tactical Core as Muster encodes it (seed 002): the pack, the cards and validation read it."""
 
@@ -150,6 +157,10 @@ class Rules(Model):
     actions_rule: str = key(TEXT, "How the Instigator activates a Unit.")
     move_distance: MoveDistance = key(Typed(MoveDistance), "How far a Move goes.")
     block_move: Note = key(Typed(Note), "How far a Block moves.")
+    terrain: list = key(
+        UniqueNames(Typed(TerrainKind), min=1, max=40, what="terrain kind"), "The terrain kinds a map may show."
+    )
+    terrain_note: Note = key(Typed(Note), "What terrain does in the core rules.")
     reactions: list = key(OPTIONS, "The Retaliator's Reactions: the same names as the Actions.")
     reactions_rule: str = key(TEXT, "How the Retaliator reacts.")
     movement_counter: MarkerRule = key(Typed(MarkerRule), "How a Move that targets no one is countered.")

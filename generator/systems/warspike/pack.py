@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from ...models import english_list
+from ...table import deployment_words
 from . import advantage
 from .models import Rules
 from .scenario import DISTANCE_UNITS
@@ -117,7 +118,7 @@ def pack(prepared, rules: Rules, marked: dict) -> dict:
     as the reference prints it, each value house rules changed marked (System.reference_data)."""
     settings = prepared.settings
     forces = prepared.forces
-    _, words = DISTANCE_UNITS[settings.distance_unit]
+    mark, words = DISTANCE_UNITS[settings.distance_unit]
     turns = tracker(settings.turns, forces, rules, prepared.changeover)
     return {
         "forces": forces,
@@ -138,6 +139,17 @@ def pack(prepared, rules: Rules, marked: dict) -> dict:
         "battle_seconds": rules.turn.battle_seconds,
         "battle_time": battle_time(settings.turns * rules.turn.battle_seconds),
         "distance_words": words,
+        "map": prepared.map,
+        "map_page": prepared.map_page,
+        "table": settings.table,
+        "unit_mark": mark,
+        "objectives": settings.objectives,
+        "deployments": [
+            {"side": force["side"], "words": deployment_words(army.deployment, mark)}
+            for force, army in zip(forces, prepared.armies)
+            if army.deployment
+        ],
+        "terrain_note": rules.terrain_note.note if settings.terrain else "",
         "rules": rules,
         # the Advantage rule is worded from the counts: a club's change to them is marked where the reference prints it
         "advantage_rule": marked["advantage"]["rule"],

@@ -8,10 +8,13 @@ from ...distances import INCH
 from ...models import FromRules, Model, Typed, key
 from ...scenario import NAME_PATTERN
 from ...schema import Bool, Choice, Int, ListOf, Num, Str
+from ...table import DEPLOYMENT, Feature, Objective, TableSize
 from .models import Rules
 
 # the mark printed after a Move and the unit in words (seed 002 gives no unit: see the rule data's move_distance)
 DISTANCE_UNITS = {"inch": (INCH, "inches"), "cm": (" cm", "centimetres")}
+# the table a scenario's map is drawn on when it places terrain, zones or objectives but gives no size: 6 by 4 feet
+DEFAULT_TABLE = {"inch": TableSize(72, 48), "cm": TableSize(180, 120)}
 NAME_WORDS = "a name (no control characters, < > { } or \\)"
 
 
@@ -81,6 +84,13 @@ class Army(Model):
         "The standing organisation: Units into Blocks and Blocks into larger Blocks.",
         default=[],
     )
+    deployment: list | None = key(
+        DEPLOYMENT,
+        "Where the army deploys, in the scenario's distance unit: one rectangle [x, y, width, depth], or a list of "
+        "zones, each a `rect`, a `polygon` or an `edge` (with a `depth`, a strip along it; without, the army "
+        "enters from it).",
+        default=None,
+    )
 
     @classmethod
     def of(cls, side: dict) -> Army:
@@ -109,9 +119,25 @@ class Settings(Model):
         "The unit Move distances (Stature x move rate) print in.",
         default="inch",
     )
+    table: TableSize | None = key(
+        Typed(TableSize),
+        "The table's size in the scenario's distance unit; the pack then prints a map of it. Omitted, a scenario "
+        "with terrain, objectives or deployment zones is drawn on 72 x 48 inches (180 x 120 cm).",
+        default=None,
+    )
+    terrain: list = key(
+        ListOf(Typed(Feature), max=120),
+        "Terrain pieces drawn on the map (the core rules give them no effect).",
+        default=[],
+    )
+    objectives: list = key(ListOf(Typed(Objective), max=20), "Objectives marked on the map.", default=[])
 
     @classmethod
     def of(cls, scenario, rules: Rules) -> Settings:
         """The WarSpike keys of a validated scenario, the game's length defaulted from the rule data."""
         settings = cls.from_clean(scenario.data)
+        if settings.table is None and (
+            settings.terrain or settings.objectives or any(side.get("deployment") for side in scenario.sides)
+        ):
+            settings = replace(settings, table=DEFAULT_TABLE[settings.distance_unit])
         return settings if settings.turns is not None else replace(settings, turns=rules.turn.default_turns)
