@@ -180,12 +180,14 @@ def compute(
     with_cards: bool = True,
     whole_reference: bool = False,
     book_variants: frozenset[str] = frozenset(),
+    book: bool = False,
 ) -> tuple[dict, dict]:
     """Everything the templates print, worked out in Python once (system.prepare), then read as pack and card sheets.
 
     The quick reference holds the rules for what the scenario fields; `whole_reference` keeps every rule (a
     booklet's appendix, which serves every chapter) but those of the variants none of its chapters plays (the
-    variants played are `book_variants`)."""
+    variants played are `book_variants`). A `book`'s chapter prints its sides' orders on its own pages, each map
+    in the orders' frame."""
     system = scenario.system
     if with_cards:
         check_card_size(system, options.card_size)
@@ -194,6 +196,10 @@ def compute(
     prepared.book_variants = book_variants
     base = common_context(prepared, options)
     pack = {**base, **system.pack(prepared), "reference": system.reference(prepared)}
+    # each side's secret orders, for a handout of its own: the side's view, its own map (hidden zones and all)
+    pack["orders"] = [
+        {"side": side, **system.side_table(prepared, side.index, book)} for side in prepared.sides if side.orders
+    ]
     if not with_cards:
         return pack, {}
     return pack, card_sheet(prepared, base, options)
@@ -329,6 +335,28 @@ def render_html(scenario: Scenario, pack: dict, sheet: dict) -> tuple[str, str]:
     return pack_html(scenario, pack), render_html_cards(scenario, sheet)
 
 
+def orders_html(scenario: Scenario, pack: dict) -> list[tuple[str, str]]:
+    """Each side's orders handout as (its file name's suffix, an HTML document): the side's orders, its deployment
+    map (its hidden zones drawn, the other side's not) and its forces, as the pack's Forces part prints them."""
+    out = []
+    for orders in pack["orders"]:
+        side = orders["side"]
+        own = [force for force in pack["forces"] if _side_of(force).index == side.index]
+        blocks = _render_blocks(
+            f"{scenario.system.id}/pack.html",
+            ("stylesheets", "body"),
+            **{**pack, "forces": own, "show": Parts.of("forces"), "booklet": False},
+        )
+        html = render("orders.html", **{**pack, "orders": orders, "side": side, "blocks": blocks, "booklet": False})
+        out.append((f"-orders-{side.slug}", html))
+    return out
+
+
+def _side_of(force) -> object:
+    """The side view of one entry of a pack's `forces` (a dict or a record, as each system's pack makes it)."""
+    return force["side"] if isinstance(force, dict) else force.side
+
+
 def render_html_cards(scenario: Scenario, sheet: dict) -> str:
     return render("cards.html", card_macros=f"{scenario.system.id}/cards.html", **sheet)
 
@@ -381,7 +409,8 @@ def to_pdf(scenario: Scenario, html: str, card_size: str = "") -> bytes:
 
 
 def make_pdfs(path: str | Path, options: Options) -> tuple[str, list[bytes], str, float, list[Problem]]:
-    """Load, validate, compute and render: the scenario's name, its pack and cards as PDF bytes, its system's id,
+    """Load, validate, compute and render: the scenario's name, its pack, cards and orders handouts as (file name
+    suffix, PDF bytes), its system's id,
     the CPU seconds WeasyPrint took (for `make bench`) and the scenario's warnings (validate's, printed by build).
 
     build_all() runs this in one limited child per scenario (sandbox.run_each_limited), so every stage a hostile file can make
@@ -390,8 +419,9 @@ def make_pdfs(path: str | Path, options: Options) -> tuple[str, list[bytes], str
     before = engine.weasyprint_cpu
     scenario = load(path, dict(options.house_rules))
     pack, sheet = compute(scenario, choose_seed(scenario, options.seed), options)
-    htmls = render_html(scenario, pack, sheet)
-    pdfs = [to_pdf(scenario, html, options.card_size) for html in htmls]
+    pack_page, cards_page = render_html(scenario, pack, sheet)
+    htmls = [("", pack_page), ("-cards", cards_page), *orders_html(scenario, pack)]
+    pdfs = [(suffix, to_pdf(scenario, html, options.card_size)) for suffix, html in htmls]
     return scenario.name, pdfs, scenario.system.id, engine.weasyprint_cpu - before, scenario.warnings
 
 
@@ -400,7 +430,8 @@ def _make_pdfs(job: tuple[str, Options]) -> tuple[str, list[bytes], str, float, 
 
 
 def build(path: str | Path, out_dir: str | Path = "output", options: Options | None = None) -> list[Path]:
-    """Build NAME.pdf and NAME-cards.pdf into out_dir/NAME/; nothing is written unless both render."""
+    """Build NAME.pdf, NAME-cards.pdf and each side's NAME-orders-SIDE.pdf into out_dir/NAME/; nothing is written
+    unless all render."""
     return build_all([path], out_dir, options)
 
 
@@ -457,19 +488,31 @@ def build_all(
     refuse_unused_house_rules(dict(options.house_rules), {result[2] for result in results.values()})
     written: list[Path] = []
     outputs: dict[Path, bytes] = {}
+    folders_named: list[tuple[Path, str]] = []
     for index in range(len(paths)):
         name, pdfs = results[index][:2]
         folder = own_folder(Path(out_dir) / name)
-        pair = {folder / f"{name}{suffix}.pdf": data for suffix, data in zip(["", "-cards"], pdfs)}
+        pair = {folder / f"{name}{suffix}.pdf": data for suffix, data in pdfs}
         outputs.update(pair)
         written += pair
+        folders_named.append((folder, name))
     write_together(outputs)  # all or none: a new pack beside old cards would print a mismatched game
+    for folder, name in folders_named:
+        _drop_stale_orders(folder, name, set(outputs))
     if warnings is not None:
         warnings.extend(w for index in range(len(paths)) for w in results[index][4])
     if stats is not None:
         stats["weasyprint"] = sum(result[3] for result in results.values())
         stats["weasyprint_import"] = engine.import_cpu
     return written
+
+
+def _drop_stale_orders(folder: Path, name: str, kept: set[Path]) -> None:
+    """Remove an orders handout an earlier build left for a side that has no orders now (or another name): printed
+    beside the new pack, it would hand a player orders the scenario no longer gives."""
+    for old in folder.glob(f"{name}-orders-*.pdf"):
+        if old not in kept and old.is_file() and not old.is_symlink():
+            old.unlink(missing_ok=True)
 
 
 def warm(system_id: str) -> None:

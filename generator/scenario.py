@@ -57,7 +57,16 @@ def common_side_keys() -> list[Key]:
         Key(
             "briefing",
             Markdown(),
-            "Orders for this side only (Markdown), printed with its roster.",
+            "What this side is and wants (Markdown), printed with its roster, where both players read it.",
+            required=False,
+            default="",
+        ),
+        Key(
+            "orders",
+            Markdown(),
+            "Secret orders for this side's players only (Markdown): `muster build` prints them in a handout of "
+            "their own, NAME-orders-SIDE.pdf, with the side's forces and its deployment map; the shared pack never "
+            "prints them.",
             required=False,
             default="",
         ),
@@ -106,6 +115,8 @@ class SideView:
     pattern: str
     badge: str  # the side's shape in its colour as a data: URL, reused on every card and roster line
     briefing: Markup  # this side's own briefing as safe HTML ("" when it has none)
+    orders: Markup = Markup("")  # its secret orders as safe HTML, printed in its handout alone ("" when it has none)
+    slug: str = ""  # its name as a file name's part: NAME-orders-<slug>.pdf
 
 
 @dataclass
@@ -134,6 +145,7 @@ class Scenario:
         """Each side's colour (chosen, or the first palette colour no side chose), shape, pattern, badge and briefing."""
         chosen = {s.get("colour") for s in self.sides}
         free = [c for c in PALETTE if c not in chosen]
+        slugs = file_slugs([side["name"] for side in self.sides])
         out = []
         for i, side in enumerate(self.sides):
             name = side.get("colour") or free.pop(0)
@@ -148,9 +160,24 @@ class Scenario:
                     PATTERNS[i],
                     badge_uri(SHAPES[i], colour),
                     markup.to_html(side.get("briefing") or "", self.doc.folder),
+                    markup.to_html(side.get("orders") or "", self.doc.folder),
+                    slugs[i],
                 )
             )
         return out
+
+
+def file_slugs(names: list[str]) -> list[str]:
+    """Each side's name as part of a file name, plain lower-case letters, digits and hyphens: "King's Own Rifles"
+    -> "kings-own-rifles", "Landwehr Jäger" -> "landwehr-jager"; a name with none of those is "side-N", and a
+    second side of one slug takes its place in the list after it ("red-2")."""
+    out: list[str] = []
+    for i, name in enumerate(names, 1):
+        plain = unicodedata.normalize("NFKD", name).encode("ascii", "ignore").decode("ascii")
+        plain = plain.replace("'", "").lower()
+        slug = "-".join("".join(c if c.isalnum() else " " for c in plain).split())[:40].strip("-") or f"side-{i}"
+        out.append(slug if slug not in out else f"{slug}-{i}")
+    return out
 
 
 def _check_prose(doc: Document, checker: Checker) -> None:
@@ -160,6 +187,7 @@ def _check_prose(doc: Document, checker: Checker) -> None:
     for i, side in enumerate(sides if isinstance(sides, list) else []):  # the shape check reports a non-list
         if isinstance(side, dict):
             fields.append((("sides", i, "briefing"), side.get("briefing")))
+            fields.append((("sides", i, "orders"), side.get("orders")))
     for path, text in fields:
         check_prose(doc, checker, path, text)
 

@@ -15,7 +15,7 @@ from dataclasses import dataclass
 
 from .models import FromRules, Model, OneOf, Typed, key
 from .scenario import NAME_PATTERN
-from .schema import Checker, Choice, Int, ListOf, Num, Numbers, Str
+from .schema import Bool, Checker, Choice, Int, ListOf, Num, Numbers, Str
 
 SHAPES = ("rect", "circle", "polygon", "line")
 ZONE_SHAPES = ("rect", "polygon", "edge")
@@ -104,6 +104,12 @@ class Zone(Model):
     )
     depth: float | None = key(Num(0.5, 240), "How far in from `edge` the zone reaches.", default=None)
     name: str = key(LABEL, "A label for the zone on the map, such as 'Ambush' or 'Reserves'.", default="")
+    hidden: bool = key(
+        Bool(),
+        "Known to this side's players alone: drawn on the map of its orders handout, never on the shared map or "
+        "the other side's.",
+        default=False,
+    )
 
     @property
     def shape(self) -> str:
@@ -185,12 +191,14 @@ def zone_words(zone: Zone, unit_mark: str) -> str:
     return span if zone.rect is not None else f"in the outline drawn, {span}"
 
 
-def deployment_words(deployment, unit_mark: str) -> str:
+def deployment_words(deployment, unit_mark: str, hidden: bool = False) -> str:
     """A side's zones in words, joined with "and"; a named zone's name before its place in brackets:
-    "enters from the west edge and Drop (in the outline drawn, 18–34″ across and 2–10″ down)"."""
+    "enters from the west edge and Drop (in the outline drawn, 18–34″ across and 2–10″ down)". A hidden zone is
+    said only where `hidden` (the side's own orders)."""
     words = [
         f"{zone.name} ({zone_words(zone, unit_mark)})" if zone.name else zone_words(zone, unit_mark)
         for zone in zones(deployment)
+        if hidden or not zone.hidden
     ]
     return " and ".join(words)
 

@@ -7,7 +7,10 @@ Morschauser keeps its grid.
 from __future__ import annotations
 
 import math
+from collections.abc import Callable
+from dataclasses import dataclass
 from html import escape
+from typing import Any
 
 from markupsafe import Markup
 
@@ -103,6 +106,7 @@ class TableMap:
         legend: list[str] = (),
         edges: bool = False,
         per_inch: float = 1.0,
+        ids: str = "",
     ):
         self.width, self.depth, self.tick = width, depth, tick
         # map units an inch: every stroke, pattern and gap below is drawn for a table in inches, and a table in
@@ -129,7 +133,10 @@ class TableMap:
         self.zones: list[str] = []  # the zones' edges, over the terrain
         self.ground: list[str] = []  # the zones' hatching, under it
         self.stars: list[str] = []
-        self.defs: list[str] = [_pattern_defs(per_inch=k)]
+        # every id of the drawing starts with `ids`: a booklet chapter prints a side's own map beside the shared one,
+        # and two drawings of one document may not both define 'trees' or 'side0'
+        self.ids = ids
+        self.defs: list[str] = [_pattern_defs(ids, k)]
         self.patterns: set[str] = set()  # the sides' hatchings defined (a side may have several zones)
         # names belong on the table, inside its frame: a spot reaching past it slides back, or costs what it leaves
         inside = Box(FRAME * k / 2, FRAME * k / 2, width - FRAME * k / 2, depth - FRAME * k / 2)
@@ -181,7 +188,7 @@ class TableMap:
             )
             if pattern:
                 self.layers.append(
-                    f'<path d="{d}" fill="none" stroke="url(#{pattern})" stroke-width="{width:g}" stroke-linejoin="round" stroke-linecap="butt"/>'
+                    f'<path d="{d}" fill="none" stroke="url(#{self.ids}{pattern})" stroke-width="{width:g}" stroke-linejoin="round" stroke-linecap="butt"/>'
                 )
             line = [tuple(p) for p in coords]
             # the band is an obstacle to every label; its own name keeps off it by `avoid` (and sits beside it)
@@ -208,7 +215,7 @@ class TableMap:
         self.placement.block_line(ring, OUTLINE * k, "outline")
         self.layers.append(f'{outline} fill="{fill}" stroke="{stroke}" stroke-width="{OUTLINE * k:g}"/>')
         if pattern:
-            self.layers.append(f'{outline} fill="url(#{pattern})" stroke="none"/>')
+            self.layers.append(f'{outline} fill="url(#{self.ids}{pattern})" stroke="none"/>')
         if label:
             self._area_label(label, anchor, ring, fill if pattern else None)
 
@@ -244,7 +251,7 @@ class TableMap:
         """A side's deployment zone (a closed outline), hatched in its pattern; or, for `edge`, a hatched strip along
         that edge of the table with arrows in, where the side enters. Its name with the side's badge goes on top of
         all terrain, inside the zone (an entry's just inside the table from its strip)."""
-        pid = f"side{index}"
+        pid = f"{self.ids}side{index}"
         if pid not in self.patterns:
             self.patterns.add(pid)
             self.defs.append(side_pattern(pattern, colour, pid, self.k))
@@ -366,7 +373,7 @@ class TableMap:
             y = top + index * LEGEND_MM * unit
             for kind, left_mm in row:
                 x = left_mm * unit
-                out.append(swatch(kind, x, y, 4.0 * unit, self.k))
+                out.append(swatch(kind, x, y, 4.0 * unit, self.k, self.ids))
                 out.append(
                     f'<text x="{x + 5.4 * unit:.2f}" y="{y + 2.0 * unit + self.font * 0.35:.2f}" font-size="{self.font:.2f}">'
                     f"{escape(_legend_name(kind))}</text>"
@@ -404,7 +411,7 @@ class TableMap:
         view_height = D + 2 * m + (legend_height - m * 0.5 if legend_rows else 0) + 2 * band
         edges = edge_names(-m, -m, W + m, D + m * 0.5, self.font) if band else ""
         # terrain ends at the table's edge: a road or river running off it stops at the frame, square ends and all
-        clip = f"table-{W:g}x{D:g}"  # the same size, the same rectangle: two maps on one page may share it
+        clip = f"{self.ids}table-{W:g}x{D:g}"
         body = f'<g clip-path="url(#{clip})">' + "\n".join(self.ground + self.layers) + "</g>"
         self.defs.append(f'<clipPath id="{clip}"><rect x="0" y="0" width="{W:g}" height="{D:g}"/></clipPath>')
         left, top, view_width = -m - band, -m - band, W + 2 * m + 2 * band
@@ -498,7 +505,7 @@ def _legend_name(kind: str) -> str:
     return "Objective" if kind == "objective" else kind.capitalize()
 
 
-def swatch(kind: str, x: float, y: float, size: float, k: float = 1.0) -> str:
+def swatch(kind: str, x: float, y: float, size: float, k: float = 1.0, ids: str = "") -> str:
     """A legend entry's picture: the terrain kind drawn as the map draws it, in a square of `size` at (x, y) (on a
     map of `k` units an inch)."""
     if kind == "objective":
@@ -510,12 +517,12 @@ def swatch(kind: str, x: float, y: float, size: float, k: float = 1.0) -> str:
         edge = "#3b6f9e" if kind in WATER else "#4a4034"
         out = f'<path d="{d}" stroke="{edge}" stroke-width="{band + 0.3 * k:.2f}"/><path d="{d}" stroke="{fill}" stroke-width="{band:.2f}"/>'
         if pattern:
-            out += f'<path d="{d}" stroke="url(#{pattern})" stroke-width="{band:.2f}"/>'
+            out += f'<path d="{d}" stroke="url(#{ids}{pattern})" stroke-width="{band:.2f}"/>'
         return out
     box = f'x="{x:.2f}" y="{y:.2f}" width="{size:.2f}" height="{size:.2f}" rx="{0.3 * k:g}"'
     out = f'<rect {box} fill="{fill}" stroke="#4a4034" stroke-width="{0.12 * k:g}"/>'
     if pattern:
-        out += f'<rect {box} fill="url(#{pattern})"/>'
+        out += f'<rect {box} fill="url(#{ids}{pattern})"/>'
     return out
 
 
@@ -532,10 +539,46 @@ def tick_for(width: float, depth: float, unit: str = "inch") -> float:
     return 6 if max(width, depth) <= 96 else 12
 
 
-def table_map(battle, deployments: list, sides: list, cover=None, edges: bool = False, unit: str = "inch") -> TableMap:
+@dataclass(frozen=True)
+class TableView:
+    """What a system's table map is drawn from, kept by its Prepared so each side's orders draw their own map."""
+
+    battle: Any  # the scenario's table, terrain and objectives (.table, .terrain, .objectives)
+    deployments: list  # each side's `deployment`, in the order of the sides
+    sides: list  # the core's side views
+    cover: Callable | None = None
+    edges: bool = False
+    unit: str = "inch"
+
+    def draw(self, viewer: int | None = None, frame: MapFrame | None = None) -> tuple[Markup, str]:
+        """The map as one SVG, and the orientation of its page: the shared map, or side `viewer`'s (its hidden
+        zones drawn too); in `frame`, or on whichever page shows it larger."""
+        battle, deployments, sides = self.battle, self.deployments, self.sides
+        drawing = table_map(battle, deployments, sides, self.cover, self.edges, self.unit, viewer, frame)
+        return drawing.svg(), drawing.frame.orientation
+
+
+def in_a_frame() -> MapFrame:
+    """The room of a map printed inside a booklet's dashed orders frame: a portrait page's width, less 2 mm for
+    the frame's lines (a wider drawing shrinks to fit, and its 7.2 pt scale with it, under the 7 pt least)."""
+    portrait = map_frames(NOTE_MM)[0]
+    return MapFrame(portrait.orientation, portrait.width_mm - 2, portrait.height_mm)
+
+
+def table_map(
+    battle,
+    deployments: list,
+    sides: list,
+    cover=None,
+    edges: bool = False,
+    unit: str = "inch",
+    viewer: int | None = None,
+    frame: MapFrame | None = None,
+) -> TableMap:
     """The scenario's table: terrain labelled (with its cover, where `cover(piece)` gives one), each side's
     deployment zones (`deployments`, each side's `deployment` value in the order of `sides`), the objectives with
-    their victory points, a legend, and the edges' names when `edges` (the scenario's words refer to the compass)."""
+    their victory points, a legend, and the edges' names when `edges` (the scenario's words refer to the compass).
+    A hidden zone is drawn only on the map of its own side's orders (`viewer`, that side's index)."""
     table = battle.table
     kinds = [kind for kind in TERRAIN_STYLE if any(f.kind == kind for f in battle.terrain)]
     kinds += sorted({f.kind for f in battle.terrain} - set(kinds))
@@ -546,10 +589,11 @@ def table_map(battle, deployments: list, sides: list, cover=None, edges: bool = 
     # a wide table prints on a landscape page when it shows larger there (a 96" x 48" table filled a third of
     # a portrait page)
     def drawn(frame: MapFrame) -> TableMap:
-        return TableMap(table.width, table.depth, frame, tick, legend, edges, per_inch)
+        # a side's own map may print beside the shared one (a booklet chapter): its ids are its own
+        ids = "" if viewer is None else f"s{viewer}-"
+        return TableMap(table.width, table.depth, frame, tick, legend, edges, per_inch, ids)
 
-    frame = roomiest(map_frames(NOTE_MM), lambda f: drawn(f).scale)
-    drawing = drawn(frame)
+    drawing = drawn(frame or roomiest(map_frames(NOTE_MM), lambda f: drawn(f).scale))
     for feature in sorted(battle.terrain, key=lambda f: LAYER.get(f.kind, 2)):
         label = feature.name or ("" if feature.kind in UNLABELLED else feature.kind.capitalize())
         level = cover(feature) if cover else None
@@ -558,6 +602,8 @@ def table_map(battle, deployments: list, sides: list, cover=None, edges: bool = 
         drawing.terrain(feature.kind, feature.shape, getattr(feature, feature.shape), feature.width or 2, label)
     for view, deployment in zip(sides, deployments):
         for zone in zones(deployment):
+            if zone.hidden and view.index != viewer:
+                continue
             label = f"{view.name}: {zone.name}" if zone.name else view.name
             if zone.enters:
                 drawing.zone([], view.colour, view.pattern, view.shape, f"{label} enters", view.index, zone.edge)

@@ -90,5 +90,5 @@ def appendix_html(
     ]
     stylesheets = pack_blocks(scenario, pack, Parts.of())["stylesheets"]
     # the document is the system's, not one scenario's: titled as the appendix, with no author or deck number
-    document = {**pack, "title": heading, "author": "", "seed": None, "booklet": True}
+    document = {**pack, "title": heading, "author": "", "seed": None, "booklet": True, "orders": []}  # orders: chapters
     return render("booklet/appendix.html", heading=heading, flow=flow, stylesheets=stylesheets, **document)

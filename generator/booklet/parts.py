@@ -124,7 +124,13 @@ def _render_part(args: tuple) -> tuple[bytes, int, dict, bool]:
         scenario = load_scenario(path, dict(options.house_rules))
         seed = choose_seed(scenario, options.seed)
         pack, _ = compute(
-            scenario, seed, options, with_cards=False, whole_reference=mode == APPENDIX, book_variants=played
+            scenario,
+            seed,
+            options,
+            with_cards=False,
+            whole_reference=mode == APPENDIX,
+            book_variants=played,
+            book=mode != APPENDIX,
         )
         sets.append((names, scenario, pack))
         played_in.append(titles)

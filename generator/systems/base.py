@@ -331,6 +331,24 @@ class System:
         """Plain data for templates/<id>/pack.html."""
         raise NotImplementedError
 
+    def side_table(self, prepared: Prepared, index: int, book: bool = False) -> dict:
+        """Side `index`'s own map for its orders handout: the table with that side's hidden zones drawn too (a
+        system that draws its map from a tablemap.TableView), or the shared map; and its zones in words. In a
+        `book`, the map fits the orders page's dashed frame."""
+        from ..distances import UNIT_MARKS  # here: the table's modules import the scenario, which imports this one
+        from ..table import deployment_words, zones
+
+        view = getattr(prepared, "table_view", None)
+        if view is None:
+            shared = {"map": getattr(prepared, "map", ""), "map_page": getattr(prepared, "map_page", "portrait")}
+            return {**shared, "deployment": "", "hidden": False}
+        from ..tablemap import in_a_frame
+
+        svg, page = view.draw(index, in_a_frame() if book else None)
+        own = view.deployments[index]
+        words = deployment_words(own, UNIT_MARKS[view.unit], hidden=True)
+        return {"map": svg, "map_page": page, "deployment": words, "hidden": any(z.hidden for z in zones(own))}
+
     def cards(self, prepared: Prepared, card_size: str) -> list[dict]:
         """One dict per card front, laid out for `card_size` (one of card_sizes); each has `kind` for the card macro."""
         raise NotImplementedError

@@ -14,7 +14,7 @@ from ..base import Prepared, System
 from . import checks, odds
 from .cards import fronts
 from .deck import deck_cards, listing, shuffle
-from .map import draw
+from .map import table_view
 from .models import Rules
 from .pack import pack_data
 from .roster import in_play, units
@@ -29,6 +29,7 @@ class FireteamPrepared(Prepared):
     forces: list = field(default_factory=list)  # each side's teams and vehicles (scenario.Side), in order
     map: str = ""
     map_page: str = "portrait"  # the orientation of the map's page: landscape for a wide table
+    table_view: object = None  # what the map is drawn from (tablemap.TableView): each side's orders draw their own
 
 
 class FireteamTomorrow(System):
@@ -57,8 +58,9 @@ class FireteamTomorrow(System):
         runs = shuffle(cards, seed, passes or battle.passes)
         deck = {"system": self.id, "scenario": scenario.title, "seed": seed, "cards": cards, "passes": runs}
         names = [objective.name for objective in battle.objectives] + [feature.name for feature in battle.terrain]
-        svg, page = draw(self.rules, battle, forces, sides, edges=names_compass(scenario, names))
-        return FireteamPrepared(scenario, seed, deck, battle, forces, svg, page)
+        view = table_view(self.rules, battle, forces, sides, edges=names_compass(scenario, names))
+        svg, page = view.draw()
+        return FireteamPrepared(scenario, seed, deck, battle, forces, svg, page, view)
 
     def most_passes(self) -> tuple[int, str]:
         return PASSES_MAX, "passes"

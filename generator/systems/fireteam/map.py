@@ -4,16 +4,16 @@ from __future__ import annotations
 
 from markupsafe import Markup
 
-from ...tablemap import TableMap
+from ...tablemap import TableMap, TableView
 from ...tablemap import table_map as drawn
 from .models import Rules
 
 
-def table_map(rules: Rules, battle, forces: list, sides: list, edges: bool = False) -> TableMap:
-    """The scenario's table (tablemap.table_map), each piece's name with its cover: the piece's own, or its
-    kind's from the rule data."""
+def table_view(rules: Rules, battle, forces: list, sides: list, edges: bool = False) -> TableView:
+    """What the scenario's table is drawn from (tablemap.TableView), each piece's name with its cover: the piece's
+    own, or its kind's from the rule data."""
     default_cover = {kind.name: kind.cover for kind in rules.terrain}
-    return drawn(
+    return TableView(
         battle,
         [side.deployment for side in forces],
         sides,
@@ -22,7 +22,12 @@ def table_map(rules: Rules, battle, forces: list, sides: list, edges: bool = Fal
     )
 
 
+def table_map(rules: Rules, battle, forces: list, sides: list, edges: bool = False) -> TableMap:
+    """The scenario's shared table map (tablemap.table_map), labelled with cover."""
+    view = table_view(rules, battle, forces, sides, edges)
+    return drawn(view.battle, view.deployments, view.sides, view.cover, view.edges)
+
+
 def draw(rules: Rules, battle, forces: list, sides: list, edges: bool = False) -> tuple[Markup, str]:
     """The scenario's table as one SVG (see table_map), and the orientation of the page it prints on."""
-    drawing = table_map(rules, battle, forces, sides, edges)
-    return drawing.svg(), drawing.frame.orientation
+    return table_view(rules, battle, forces, sides, edges).draw()

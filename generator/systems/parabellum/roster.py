@@ -7,7 +7,7 @@ from dataclasses import dataclass, field
 from ...models import english_list
 from ...scenario import SideView
 from ...svg import names_compass
-from ...tablemap import table_map
+from ...tablemap import TableView
 from ..base import Prepared
 from . import odds, plans
 from .models import Rules
@@ -42,6 +42,7 @@ class ForcesPrepared(Prepared):
     deployments: list = field(default_factory=list)  # each side's `deployment`, in order (None where it has none)
     map: str = ""  # the table's map, where the scenario gives a table, terrain, objectives or deployment zones
     map_page: str = "portrait"
+    table_view: object = None  # what the map is drawn from (tablemap.TableView): each side's orders draw their own
 
 
 def face_groups(points: list[int]) -> list[dict]:
@@ -197,8 +198,9 @@ def prepare(rules: Rules, scenario, seed: int) -> ForcesPrepared:
     prepared.deployments = [side.get("deployment") for side in scenario.sides]
     if setup.table is not None:
         names = [o.name for o in setup.objectives] + [f.name for f in setup.terrain]
-        drawing = table_map(setup, prepared.deployments, scenario.side_views, edges=names_compass(scenario, names))
-        prepared.map, prepared.map_page = drawing.svg(), drawing.frame.orientation
+        edges = names_compass(scenario, names)
+        prepared.table_view = TableView(setup, prepared.deployments, scenario.side_views, edges=edges)
+        prepared.map, prepared.map_page = prepared.table_view.draw()
     discipline_on = DISCIPLINE in variants
     for view, side in zip(scenario.side_views, scenario.sides):
         typed = Side.from_clean(side).units

@@ -7,7 +7,7 @@ from pathlib import Path
 
 from ...schema import Checker, Key
 from ...svg import names_compass
-from ...tablemap import table_map
+from ...tablemap import TableView
 from ...tables import Table
 from ..base import Prepared, System
 from . import advantage, cards, checks, odds, pack, roster
@@ -29,6 +29,7 @@ class BlocksPrepared(Prepared):
     map: str = ""  # the table's map, where the scenario gives a table, terrain, objectives or deployment zones
     map_page: str = "portrait"  # the orientation of the map's page: landscape for a wide table
     armies: list = field(default_factory=list)  # each side's WarSpike keys (scenario.Army), in order
+    table_view: object = None  # what the map is drawn from (tablemap.TableView): each side's orders draw their own
 
 
 class WarSpike(System):
@@ -77,15 +78,15 @@ class WarSpike(System):
         settings = Settings.of(scenario, self.rules)
         forces = roster.forces(organisation, sides, armies, settings.distance_unit)
         reactions, changeover = cards.reacting(forces, self.rules)
-        drawn, page = "", "portrait"
+        drawn, page, view = "", "portrait", None
         if settings.table is not None:
             names = [o.name for o in settings.objectives] + [f.name for f in settings.terrain]
             edges = names_compass(scenario, names)
             deployments = [army.deployment for army in armies]
-            drawing = table_map(settings, deployments, sides, edges=edges, unit=settings.distance_unit)
-            drawn, page = drawing.svg(), drawing.frame.orientation
+            view = TableView(settings, deployments, sides, edges=edges, unit=settings.distance_unit)
+            drawn, page = view.draw()
         return BlocksPrepared(
-            scenario, seed, None, settings, forces, frozenset(reactions), changeover, drawn, page, armies
+            scenario, seed, None, settings, forces, frozenset(reactions), changeover, drawn, page, armies, view
         )
 
     def in_play(self, prepared: BlocksPrepared) -> dict[str, bool]:

@@ -1,0 +1,110 @@
+"""Issue 15: each side's secret orders in a handout of its own, never in the shared pack."""
+
+from __future__ import annotations
+
+import re
+
+from conftest import SCENARIOS
+from pypdf import PdfReader
+
+from generator.build import load
+from generator.scenario import file_slugs
+
+RACE = SCENARIOS / "warspike-bridge-race.yaml"
+# the example gives each side orders, and the King's Own a flank guard the Jäger do not know of
+ORDERED = RACE.read_text(encoding="utf-8")
+
+
+def _text(pdf) -> str:
+    return " ".join(" ".join(page.extract_text() for page in PdfReader(pdf).pages).split())
+
+
+def test_each_sides_orders_print_in_its_own_handout_and_never_in_the_shared_pack(tmp_path, muster):
+    """Each side's briefing printed in the shared Forces section for both players to read, and a scenario had no
+    way to give a side orders the other must not see. A side's `orders` print in NAME-orders-SIDE.pdf alone, with
+    the side's forces (not the enemy's) and its own map: its hidden zone drawn there and on no other page."""
+    assert ORDERED.count("    orders: |") == 2 and "hidden: true" in ORDERED
+    path = tmp_path / "race.yaml"
+    path.write_text(ORDERED, encoding="utf-8")
+    result = muster("build", path, "--out", tmp_path / "out")
+    assert result.code == 0, result.err
+    folder = tmp_path / "out" / "race"
+    assert sorted(p.name for p in folder.glob("*.pdf")) == [
+        "race-cards.pdf",
+        "race-orders-kings-own-rifles.pdf",
+        "race-orders-landwehr-jager.pdf",
+        "race.pdf",
+    ]
+    shared = _text(folder / "race.pdf") + _text(folder / "race-cards.pdf")
+    rifles = _text(folder / "race-orders-kings-own-rifles.pdf")
+    jager = _text(folder / "race-orders-landwehr-jager.pdf")
+    assert "do not blow it" in rifles and "do not blow it" not in shared + jager
+    assert "guns come up at noon" in jager and "guns come up at noon" not in shared + rifles
+    # its own forces, not the enemy's
+    assert "1 Sec Alpha" in rifles and "Gruppe 1 Trupp A" not in rifles
+    assert "Gruppe 1 Trupp A" in jager and "1 Sec Alpha" not in jager
+    # the hidden zone: on the Rifles' own map and in their deployment line, nowhere else
+    assert "Flank guard" in rifles
+    assert "Flank guard" not in shared and "Flank guard" not in jager
+    assert "King’s Own Rifles deploys 22–52″ across and 36–44″ down and Flank guard" in rifles
+
+
+def test_a_handout_left_by_an_earlier_build_goes_when_its_orders_do(tmp_path, muster):
+    """A handout from an earlier build, for a side whose orders were since taken out, would be printed with the
+    new pack: the build removes it."""
+    path = tmp_path / "race.yaml"
+    path.write_text(ORDERED, encoding="utf-8")
+    assert muster("build", path, "--out", tmp_path / "out").code == 0
+    path.write_text(
+        re.sub(r"    orders: \|\n      The Zug holds.*?\n(?=    briefing:)", "", ORDERED, flags=re.S), "utf-8"
+    )
+    assert muster("build", path, "--out", tmp_path / "out").code == 0
+    names = sorted(p.name for p in (tmp_path / "out" / "race").glob("*-orders-*.pdf"))
+    assert names == ["race-orders-kings-own-rifles.pdf"]
+
+
+def test_a_scenario_without_orders_writes_no_handout(built):
+    pack, _ = built("warspike-hold-the-ford")
+    assert not list(pack.parent.glob("*-orders-*"))
+
+
+def test_side_names_become_plain_file_names():
+    assert file_slugs(["King's Own Rifles", "Landwehr Jäger", "<>", "Red", "red"]) == [
+        "kings-own-rifles",
+        "landwehr-jager",
+        "side-3",
+        "red",
+        "red-5",
+    ]
+
+
+def test_the_shared_map_leaves_out_a_hidden_zone_and_its_sides_map_draws_it(tmp_path):
+    path = tmp_path / "race.yaml"
+    path.write_text(ORDERED, encoding="utf-8")
+    scenario = load(path)
+    system = scenario.system
+    prepared = system.prepare(scenario, 0)
+    assert "Flank guard" not in str(prepared.map)
+    assert "Flank guard" in str(system.side_table(prepared, 0)["map"])
+    assert "Flank guard" not in str(system.side_table(prepared, 1)["map"])
+
+
+def test_a_booklet_prints_each_sides_orders_at_the_end_of_its_chapter_marked_for_cutting_out(tmp_path, muster):
+    """A booklet prints a chapter's orders after the rest of it, each side's on a page of its own in a frame to cut
+    along, its hidden zone drawn on its own page alone; the chapter's shared pages print none of them."""
+    out = tmp_path / "book.pdf"
+    result = muster("booklet", RACE, "--out", out, "--no-cache")
+    assert result.code == 0, result.err
+    pages = [" ".join(page.extract_text().split()) for page in PdfReader(out).pages]
+    cut = [i for i, page in enumerate(pages) if "Cut out along the dashed line" in page]
+    assert len(cut) == 2, cut
+    rifles, jager = (pages[i] for i in cut)
+    assert "Orders: King’s Own Rifles" in rifles and "do not blow it" in rifles and "Flank guard" in rifles
+    assert "Orders: Landwehr Jäger" in jager and "guns come up at noon" in jager and "Flank guard" not in jager
+    chapter = [page for i, page in enumerate(pages) if "Race for the Aller Bridge" in page and i < cut[0]]
+    assert chapter, "the chapter's pages come before its orders"
+    shared = " ".join(page for i, page in enumerate(pages) if i not in cut)
+    for secret in ("do not blow it", "guns come up at noon", "Flank guard"):
+        assert secret not in shared, secret
+    # right after the chapter's last page: the appendix follows the orders
+    assert cut[1] == cut[0] + 1 and all("Cut out" not in page for page in pages[cut[1] + 1 :])
