@@ -13,7 +13,7 @@ import markupsafe
 from jinja2 import nodes
 from jinja2.utils import concat
 
-from . import __version__, cards, engine, house, markup
+from . import __version__, cards, counters, engine, house, markup
 from .decks import seed_from_bytes
 from .engine import html_to_pdf, lay_out
 from .errors import InputProblems, MusterError, Problem, RenderError, UnfitText, UsageError, quoted
@@ -202,7 +202,18 @@ def compute(
     ]
     if not with_cards:
         return pack, {}
-    return pack, card_sheet(prepared, base, options)
+    return pack, {**card_sheet(prepared, base, options), "counters": counter_sheet(prepared, base, options)}
+
+
+def counter_sheet(prepared: Prepared, base: dict, options: Options) -> dict | None:
+    """What counters.html prints: the system's counters imposed on sheets with the cards' print options; None for a
+    system whose games need none."""
+    side, made = prepared.scenario.system.counters(prepared)
+    if not made:
+        return None
+    grid = counters.layout(options, side)
+    pages = counters.sheets(made, grid, not options.fronts_only)
+    return {**base, "layout": grid, "pages": pages, "fronts_only": options.fronts_only}
 
 
 def card_sheet(prepared: Prepared, base: dict, options: Options, fronts: list[dict] | None = None) -> dict:
@@ -421,6 +432,8 @@ def make_pdfs(path: str | Path, options: Options) -> tuple[str, list[bytes], str
     pack, sheet = compute(scenario, choose_seed(scenario, options.seed), options)
     pack_page, cards_page = render_html(scenario, pack, sheet)
     htmls = [("", pack_page), ("-cards", cards_page), *orders_html(scenario, pack)]
+    if sheet.get("counters"):
+        htmls.append(("-counters", render("counters.html", **sheet["counters"])))
     pdfs = [(suffix, to_pdf(scenario, html, options.card_size)) for suffix, html in htmls]
     return scenario.name, pdfs, scenario.system.id, engine.weasyprint_cpu - before, scenario.warnings
 

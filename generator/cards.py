@@ -14,6 +14,7 @@ PRINTABLE = 5.0  # mm most home and office printers leave bare at the paper's ed
 # mm of a back's colour printed past the outer trims of a home-print sheet's backs (no bleed): a duplex pass that
 # lands a little off shows colour at a card's edge, not a white sliver (with --bleed each back has its own 3 mm)
 OVERPRINT = 2.0
+NOTE_ROOM = 17.0  # mm above a counter sheet's first row: a line of note, then its cut marks (MARK_LONG and a gap)
 
 
 @dataclass(frozen=True)
@@ -155,6 +156,17 @@ def layout(
     if not cols or not rows:
         raise ValueError(f"{size} cards do not fit on {paper}")
     return Layout(page_w, page_h, card_w, card_h, cols, rows, b, duplex, back_offset)
+
+
+def square_layout(
+    paper: str, side: float, bleed: bool = False, duplex: str = "long", back_offset: tuple[float, float] = (0.0, 0.0)
+) -> Layout:
+    """A sheet of square counters `side` mm across, laid out as cards are: as many as fit with cut marks."""
+    page_w, page_h = PAPERS[paper]
+    b = BLEED if bleed else 0.0
+    # the rows that leave NOTE_ROOM above and below: the sheet's note prints over the top marks' ends
+    rows = max(1, int((page_h - 2 * NOTE_ROOM) // (side + 2 * b)))
+    return Layout(page_w, page_h, side, side, _fit(page_w, side, b), rows, b, duplex, back_offset)
 
 
 def sheets(fronts: list[dict], back: dict, layout: Layout, with_backs: bool = True) -> list[dict]:

@@ -23,10 +23,13 @@ def test_many_scenarios_build_to_the_same_bytes_as_one_at_a_time(muster, tmp_pat
     together = muster("build", *(SCENARIOS / f"{n}.yaml" for n in names), "--out", tmp_path / "together")
     assert together.code == 0, together.err
     listed = together.out.split()
-    assert [p.split("/")[-1] for p in listed] == [f"{n}{s}.pdf" for n in names for s in ("", "-cards")]
+    suffixes = ("", "-cards", "-counters")
+    assert [p.split("/")[-1] for p in listed] == [f"{n}{s}.pdf" for n in names for s in suffixes]
     for name in names:
-        for suffix, alone in zip(("", "-cards"), built(name)):
+        pack, _ = built(name)
+        for suffix in suffixes:
             file = f"{name}/{name}{suffix}.pdf"
+            alone = pack.parent / f"{name}{suffix}.pdf"
             assert (tmp_path / "together" / file).read_bytes() == alone.read_bytes(), file
 
 

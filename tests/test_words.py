@@ -24,8 +24,10 @@ DARKEST_FAINT_GREY = 0.15  # 0 black, 1 white: #262626; the #333 and #444 of sma
 
 
 def _text(pdf_path) -> str:
+    """The words a page prints: a map's name is drawn twice, its white halo under it (WeasyPrint has no
+    paint-order), and read without deduplication 'Mill-race wall' came back 'MMiillll--rraaccee', a '--'."""
     with pdfplumber.open(pdf_path) as pdf:
-        return "\n".join(page.extract_text() or "" for page in pdf.pages)
+        return "\n".join(page.dedupe_chars().extract_text() or "" for page in pdf.pages)
 
 
 def _first_page(pdf_path) -> str:

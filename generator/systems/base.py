@@ -331,6 +331,11 @@ class System:
         """Plain data for templates/<id>/pack.html."""
         raise NotImplementedError
 
+    def counters(self, prepared: Prepared) -> tuple[float, list]:
+        """The counters and markers the system's games put on the table (NAME-counters.pdf): their side in mm and
+        the counters (generator.counters.Counter), from the rule data and the scenario; none by default."""
+        return 20.0, []
+
     def side_table(self, prepared: Prepared, index: int, book: bool = False) -> dict:
         """Side `index`'s own map for its orders handout: the table with that side's hidden zones drawn too (a
         system that draws its map from a tablemap.TableView), or the shared map; and its zones in words. In a

@@ -8,11 +8,12 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from ...counters import MARKER_MM
 from ...schema import Checker, Key
 from ...svg import names_compass
 from ..base import Prepared, System
 from . import checks, odds
-from .cards import fronts
+from .cards import counters, fronts
 from .deck import deck_cards, listing, shuffle
 from .map import table_view
 from .models import Rules
@@ -74,6 +75,10 @@ class FireteamTomorrow(System):
 
     def pack(self, prepared: FireteamPrepared) -> dict:
         return pack_data(self.rules, prepared, self.odds(), self.leaves_out(prepared), self.written_rules)
+
+    def counters(self, prepared: FireteamPrepared) -> tuple[float, list]:
+        battle = prepared.battle
+        return MARKER_MM, counters(self.rules, prepared.forces, prepared.sides, battle.objectives)
 
     def cards(self, prepared: FireteamPrepared, card_size: str) -> list[dict]:
         return fronts(prepared.deck["cards"], prepared.sides, units(prepared.forces), self.rules, card_size)

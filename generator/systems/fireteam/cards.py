@@ -235,3 +235,21 @@ def _reach(rolled, beyond: int = 0) -> str:
     first = beyond + 2 if beyond else lowest + 1
     steps = [d for d in range(max(lowest + 1, first), highest + 1) if d % 2 == 0]
     return "A roll reaches " + "; ".join(f'{d}":{NBSP}{pct(rolled.at_least(d))}' for d in steps) + "."
+
+
+def counters(rules: Rules, forces: list, sides: list, objectives: list) -> list:
+    """The counters a Fireteam game puts on the table: a HIT marker for each figure of each side, in its colour,
+    that turns over to Out when the Recovery card removes the figure (the rule data's recovery target on its
+    front); and a marker for each objective, its victory points under its name."""
+    from ...counters import Counter, Face
+
+    out = []
+    for view, side in zip(sides, forces):
+        count = sum(len(figures(team, rules)) for team in side.teams)
+        hit = Face("HIT", (f"recovers on {rules.recovery.target}+",), view.colour, view.badge, alt=view.name)
+        gone = Face("OUT", ("removed from play",), view.colour, view.badge, alt=view.name)
+        out += [Counter(hit, gone)] * count
+    for objective in objectives:
+        points = (f"{objective.points} VP",) if objective.points is not None else ()
+        out.append(Counter(Face("\u2605", (objective.name, *points))))
+    return out

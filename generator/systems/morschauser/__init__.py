@@ -12,7 +12,7 @@ from ...schema import Checker, Key
 from ...svg import names_compass
 from ..base import Prepared, System
 from . import battlefield, checks, deck, odds, relief, roster
-from .cards import cards
+from .cards import cards, counters
 from .models import Rules
 from .pack import pack
 from .scenario import GridScenario, Side
@@ -30,6 +30,7 @@ class GridPrepared(Prepared):
     glyph_legend: list[dict] = field(default_factory=list)
     map_page: str = "portrait"  # the orientation of the map's page: landscape for a wide grid
     steepest_step: int = 0  # the most levels between two squares that share a side (relief.steepest)
+    square_mm: float = 20.0  # a square of the printed map, in mm: the unit counters' size
 
 
 class MorschauserModern(System):
@@ -82,7 +83,7 @@ class MorschauserModern(System):
         names = [objective.name for objective in game.objectives] + [entry.name for entry in game.terrain]
         edges = names_compass(scenario, names)
         terrain = battlefield.terrain_map(game)
-        svg, legend, map_page = battlefield.draw(game, terrain, units, edges)
+        svg, legend, map_page, square_mm = battlefield.draw(game, terrain, units, edges)
         levels = {square: cell.level for square, cell in terrain.items() if cell.level}
         return GridPrepared(
             scenario,
@@ -96,6 +97,7 @@ class MorschauserModern(System):
             battlefield.glyph_legend(units),
             map_page,
             relief.steepest(levels, game.grid.columns, game.grid.rows),
+            square_mm,
         )
 
     def deck_text(self, deck_data: dict) -> str:
@@ -129,6 +131,9 @@ class MorschauserModern(System):
     def pack(self, prepared: GridPrepared) -> dict:
         tables = self.odds(tuple(prepared.game.variants))
         return pack(prepared, tables, odds.power_range(self.rules), self.leaves_out(prepared), self.written_rules)
+
+    def counters(self, prepared: GridPrepared) -> tuple[float, list]:
+        return prepared.square_mm, counters(prepared.roster)
 
     def cards(self, prepared: GridPrepared, card_size: str) -> list[dict]:
         """One card per unit: its marker, its numbers, where it starts, and its tile for every turn."""

@@ -33,11 +33,13 @@ def terrain_map(game) -> dict[tuple[int, int], Cell]:
     return squares
 
 
-def draw(game, terrain: dict, units: list, edges: bool = False) -> tuple[str, list[dict], str]:
-    """The map as one SVG, its legend (each terrain drawn and used, then the unit markers) and the orientation
-    of the page it prints on; `edges` prints the edges' names round it."""
+def draw(game, terrain: dict, units: list, edges: bool = False) -> tuple[str, list[dict], str, float]:
+    """The map as one SVG, its legend (each terrain drawn and used, then the unit markers), the orientation of
+    the page it prints on, and the side of one of its squares as printed, in mm (the unit counters' size); `edges`
+    prints the edges' names round it."""
     drawing = grid_map(game, terrain, units, edges)
-    return drawing.svg(), legend_entries(drawing.used), drawing.frame.orientation
+    square_mm = drawing.S * drawing.mm_per_unit()
+    return drawing.svg(), legend_entries(drawing.used), drawing.frame.orientation, square_mm
 
 
 def grid_map(game, terrain: dict, units: list, edges: bool = False) -> GridMap:

@@ -27,3 +27,19 @@ def cards(roster: list[dict]) -> list[dict]:
         # no tile: the original rules keep it face down until the Artillery Fire Phase is over (the pack's note)
         out.append({**row, "kind": "unit", "text": lines})
     return out
+
+
+def counters(roster: list[dict]) -> list:
+    """A counter for every unit, the size of a square of the printed map so it stands in one: its marker (the
+    type's symbol in its side's frame), its code and a bar along the edge it faces (its top: set it facing as the
+    map's arrow shows); its back its code and side, so a counter knocked over is put back (a name would not fit
+    a square of 13 mm at 7 pt)."""
+    from ...counters import Counter, Face
+
+    out = []
+    for row in roster:
+        side = row["side"]
+        front = Face(row["code"], (), side.colour, picture=row["marker"], facing=True, alt=f"{row['type']} symbol")
+        back = Face(row["code"], (), side.colour, side.badge, alt=side.name)
+        out.append(Counter(front, back))
+    return out

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from ...counters import MARKER_MM
 from ...schema import Checker, Key
 from ..base import System
 from . import cards, checks, odds, pack, roster, text
@@ -58,6 +59,9 @@ class ParaBellum(System):
 
     def pack(self, prepared: ForcesPrepared) -> dict:
         return pack.pack(self.rules, prepared, self.leaves_out(prepared), self.written_rules)
+
+    def counters(self, prepared: ForcesPrepared) -> tuple[float, list]:
+        return MARKER_MM, cards.counters(self.rules, prepared)
 
     def cards(self, prepared: ForcesPrepared, card_size: str) -> list[dict]:
         return cards.cards(self.rules, prepared, card_size)

@@ -81,3 +81,21 @@ def action_cards(rules: Rules) -> list[dict]:
 def cards(rules: Rules, prepared: ForcesPrepared, card_size: str) -> list[dict]:
     """Every card front of the build at this card size: the units' cards, then the action cards."""
     return unit_cards(rules, prepared, card_size) + action_cards(rules)
+
+
+def counters(rules: Rules, prepared) -> list:
+    """The counters a Para Bellum game puts on the table, in each side's colour: two Stress tokens for each unit,
+    1 on one face and 2 on the other (the rule data's name for it: a unit with more takes another); and an order
+    marker for each Command Point the side's HQs hold, to set beside a unit ordered to Take Action! (its name and
+    bonus from the rule data)."""
+    from ...counters import Counter, Face
+
+    out = []
+    for force in prepared.forces:
+        side = force.side
+        one = Face("1", (rules.stress.name,), side.colour, side.badge, alt=side.name)
+        two = Face("2", (rules.stress.name,), side.colour, side.badge, alt=side.name)
+        out += [Counter(one, two)] * (2 * len(force.units))
+        order = Face(rules.order.name, (f"+{rules.order.bonus} action point",), side.colour, side.badge, alt=side.name)
+        out += [Counter(order)] * force.command_points
+    return out

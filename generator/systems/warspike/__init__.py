@@ -5,6 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from ...counters import MARKER_MM
 from ...schema import Checker, Key
 from ...svg import names_compass
 from ...tablemap import TableView
@@ -118,6 +119,9 @@ class WarSpike(System):
 
     def pack(self, prepared: BlocksPrepared) -> dict:
         return pack.pack(prepared, self.rules, self.reference_data)
+
+    def counters(self, prepared: BlocksPrepared) -> tuple[float, list]:
+        return MARKER_MM, cards.counters(prepared.forces, self.rules)
 
     def cards(self, prepared: BlocksPrepared, card_size: str) -> list[dict]:
         return cards.cards(prepared.forces, self.rules, prepared.reactions, prepared.changeover)

@@ -125,3 +125,34 @@ def _stays_with(role: str, able: list[str], forces: list[dict]) -> str:
     other = next(force["side"].name for force in forces if force["side"].name != able[0])
     holder = able[0] if role == "instigator" else other
     return f"Stays with {holder} all game."
+
+
+def counters(forces: list[dict], rules) -> list:
+    """The counters a WarSpike game puts on the table: a marker for each Unit, in its side's colour, whose front
+    says it has made its Action and whose back its Reaction (the tracker's own marks, from the rule data: one or
+    the other a turn); a Unit under hold orders only reacts, so both its faces say Reaction. And a label for each
+    Block, its level over its name, to stand beside the leader it follows."""
+    from ...counters import Counter, Face
+
+    marks = {mark.mark: mark for mark in rules.per_turn.tracker_marks if not mark.changeover}
+    action, reaction = marks["A"], marks["R"]
+    out = []
+    for force in forces:
+        side = force["side"]
+        for row in force["rows"]:
+            if row["kind"] == "unit":
+                acted = Face(action.mark, (row["name"], _taken(action.means)), side.colour, side.badge, alt=side.name)
+                reacted = Face(
+                    reaction.mark, (row["name"], _taken(reaction.means)), side.colour, side.badge, alt=side.name
+                )
+                out.append(Counter(reacted if row["hold"] else acted, reacted))
+        for row in force["rows"]:
+            if row["kind"] == "block":
+                label = Face(row["level"] or "Block", (row["name"],), side.colour, side.badge, alt=side.name)
+                out.append(Counter(label))
+    return out
+
+
+def _taken(means: str) -> str:
+    """'Action (Instigator)' -> 'Action taken'."""
+    return means.split(" (", 1)[0] + " taken"
