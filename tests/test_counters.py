@@ -97,3 +97,22 @@ def test_morschauser_unit_counters_are_the_size_of_the_printed_maps_squares(tmp_
         else:
             raise AssertionError("no map page with its columns lettered")
     assert (centre(letters["B"]) - centre(letters["A"])) / MM == pytest.approx(square, abs=0.05)
+
+
+@pytest.mark.parametrize(
+    "name, says",
+    [
+        ("bridge", ["Weapon levels", "Withdraws after losing"]),
+        ("warspike-hold-the-ford", ["Under hold orders", "Can be Instigator"]),
+        ("vesta-relay", ["Models", "Command Points", "Stress at the start"]),
+        ("hill-112", ["By type", "Battle Power", "4 Infantry"]),
+    ],
+)
+def test_every_cover_gives_each_sides_strength_at_a_glance(name, says, built):
+    """Only Fireteam's cover summed up the sides, and not their weapons: every cover's "At a glance" gives each
+    side's strength in its system's own terms, so an organiser sees whether the sides are even."""
+    pack, _ = built(name)
+    cover = " ".join(PdfReader(pack).pages[0].extract_text().split())
+    assert "At a glance" in cover
+    for word in says:
+        assert word in cover, word

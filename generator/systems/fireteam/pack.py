@@ -27,6 +27,7 @@ def pack_data(rules: Rules, prepared, tables: list, leaves_out: frozenset[str], 
     return {
         "table": battle.table,
         "objectives": battle.objectives,
+        "glance": glance(forces, vehicles),
         "map": prepared.map,
         "map_page": prepared.map_page,
         "forces": forces,
@@ -170,6 +171,19 @@ def _recovery_others(rules: Rules, team) -> list[dict]:
             medic = all(f.role in medical for f in group)
             out.append({"figures": names, "quality": quality, "help": _recovery_help(rules, medic), **chances})
     return out
+
+
+def glance(forces: list[dict], vehicles: bool) -> dict:
+    """The cover's strength of each side: teams, vehicles (where any side has one), figures, the sum of its
+    figures' weapon levels (how many targets it can fire at on its Fire cards) and its withdrawal point."""
+    columns = ["Teams", *(["Vehicles"] if vehicles else []), "Figures", "Weapon levels", "Withdraws after losing"]
+    rows = []
+    for force in forces:
+        levels = sum(figure["level"] for team in force["teams"] for figure in team["figures"])
+        cells = [len(force["teams"]), *([len(force["vehicles"])] if vehicles else [])]
+        cells += [force["figures"], levels, f"{force['break_losses']} figures"]
+        rows.append({"side": force["side"], "cells": cells})
+    return {"columns": columns, "rows": rows}
 
 
 def _range(weapon) -> str:

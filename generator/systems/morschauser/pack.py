@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from collections import Counter
+
 from . import variants as rule_variants
 from .deck import card_label, order_words
 from .looks import level_mark
@@ -53,6 +55,7 @@ def pack(prepared, tables: list, powers: range, leaves_out: frozenset[str], writ
             "last": square_name(game.grid.columns - 1, game.grid.rows - 1),
         },
         "turns": game.turns,
+        "glance": glance(prepared),
         "map": prepared.map,
         "map_page": prepared.map_page,
         "legend": prepared.legend,
@@ -112,3 +115,15 @@ def pack(prepared, tables: list, powers: range, leaves_out: frozenset[str], writ
         },
         "rules": rules,
     }
+
+
+def glance(prepared) -> dict:
+    """The cover's strength of each side: its units, how many of each type, and their Battle Power added up (poor
+    quality taken off, as the roster prints it)."""
+    rows = []
+    for side in prepared.sides:
+        units = [row for row in prepared.roster if row["side"].index == side.index]
+        types = Counter(row["type"] for row in units)
+        by_type = ", ".join(f"{count} {name}" for name, count in types.items())
+        rows.append({"side": side, "cells": [len(units), by_type, sum(row["battle_power"] for row in units)]})
+    return {"columns": ["Units", "By type", "Battle Power"], "rows": rows}

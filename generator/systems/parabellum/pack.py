@@ -133,6 +133,25 @@ def in_play(rules: Rules, prepared: ForcesPrepared) -> dict[str, bool]:
     }
 
 
+def glance(forces: list) -> dict:
+    """The cover's strength of each side: its units and models, its HQs and their Command Points, and the Stress
+    its units start with."""
+    rows = [
+        {
+            "side": force.side,
+            "cells": [
+                len(force.units),
+                force.models,
+                force.hqs,
+                force.command_points,
+                sum(unit["stress"] for unit in force.units),
+            ],
+        }
+        for force in forces
+    ]
+    return {"columns": ["Units", "Models", "HQs", "Command Points", "Stress at the start"], "rows": rows}
+
+
 def _table_rows(rules: Rules) -> tuple[list[dict], list[dict]]:
     """The reference's actions table and weapon tags table, one plain row each (an action by its id: the two Fire!
     actions share a name; a tag by its name)."""
@@ -175,6 +194,7 @@ def pack(rules: Rules, prepared: ForcesPrepared, leaves_out: frozenset[str], wri
         "written_actions": {action["id"]: action for action in was_actions},
         "written_tags": {tag["name"]: tag for tag in was_tags},
         "source": rules.source,
+        "glance": glance(prepared.forces),
         "map": prepared.map,
         "map_page": prepared.map_page,
         "table": prepared.setup.table,

@@ -97,6 +97,25 @@ def first_turn(instigator: str | None, forces: list[dict]) -> str:
     return "Flip a coin for turn 1: the winner becomes the Instigator or passes."
 
 
+def glance(forces: list[dict]) -> dict:
+    """The cover's strength of each army: its Units, troops and Blocks, how many Units hold, and whether it can
+    ever be Instigator."""
+    rows = [
+        {
+            "side": force["side"],
+            "cells": [
+                force["units"],
+                force["troops"],
+                force["blocks"],
+                force["holding"],
+                "yes" if force["can_instigate"] else "no",
+            ],
+        }
+        for force in forces
+    ]
+    return {"columns": ["Units", "Troops", "Blocks", "Under hold orders", "Can be Instigator"], "rows": rows}
+
+
 def battle_time(seconds: int) -> str:
     """A game's battle time in words: "7 minutes", "4 minutes 40 seconds" (not "4.67 minutes"), "50 seconds"."""
     minutes, rest = divmod(seconds, 60)
@@ -139,6 +158,7 @@ def pack(prepared, rules: Rules, marked: dict) -> dict:
         "battle_seconds": rules.turn.battle_seconds,
         "battle_time": battle_time(settings.turns * rules.turn.battle_seconds),
         "distance_words": words,
+        "glance": glance(forces),
         "map": prepared.map,
         "map_page": prepared.map_page,
         "table": settings.table,
