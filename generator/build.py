@@ -213,7 +213,8 @@ def counter_sheet(prepared: Prepared, base: dict, options: Options) -> dict | No
         return None
     grid = counters.layout(options, side)
     pages = counters.sheets(made, grid, not options.fronts_only)
-    return {**base, "layout": grid, "pages": pages, "fronts_only": options.fronts_only}
+    note = prepared.scenario.system.counters_note(prepared)
+    return {**base, "layout": grid, "pages": pages, "fronts_only": options.fronts_only, "note": note}
 
 
 def card_sheet(prepared: Prepared, base: dict, options: Options, fronts: list[dict] | None = None) -> dict:

@@ -45,6 +45,7 @@ TERRAIN_STYLE = {
 LAYER = {"river": 0, "stream": 0, "road": 1, "hill": 0, "field": 0, "ford": 3, "bridge": 3}
 UNLABELLED = ("river", "stream", "road")  # drawn without their kind's name when the scenario names none
 WATER = ("river", "stream")  # drawn with a blue edge
+OPEN_GROUND = ("open", "hill", "field", "marsh")  # areas a zone's hatching is drawn over, not under
 LEGEND_MM = 5.6  # one legend row: a 4 mm swatch and its 7.8 pt name
 FONT_MM = 2.75  # every name on the map prints 7.8 pt, whatever the table's size
 OUTLINE = 0.12  # an area piece's outline, map units
@@ -132,6 +133,9 @@ class TableMap:
         self.layers: list[str] = []
         self.zones: list[str] = []  # the zones' edges, over the terrain
         self.ground: list[str] = []  # the zones' hatching, under it
+        # open ground a zone lies on (a hill, a field), drawn under the zones' hatching: a war band's zone on its
+        # hill was hatched under the hill's fill and could not be seen
+        self.open_ground: list[str] = []
         self.stars: list[str] = []
         # every id of the drawing starts with `ids`: a booklet chapter prints a side's own map beside the shared one,
         # and two drawings of one document may not both define 'trees' or 'side0'
@@ -174,6 +178,7 @@ class TableMap:
         fill, pattern = TERRAIN_STYLE.get(kind, ("#dddddd", None))
         stroke = "#4a4034"
         k = self.k
+        layers = self.open_ground if kind in OPEN_GROUND else self.layers
         if shape == "line":
             # linear terrain (roads, rivers, walls) drawn as a band of the given width; an end at the table's edge
             # runs on past it, so the clip squares it off along the frame (a slanting river's square end left a
@@ -213,9 +218,9 @@ class TableMap:
             ring = [tuple(p) for p in coords] + [tuple(coords[0])]
         # a piece's outline is an obstacle to every label: a name sits inside its piece or beside it, never across
         self.placement.block_line(ring, OUTLINE * k, "outline")
-        self.layers.append(f'{outline} fill="{fill}" stroke="{stroke}" stroke-width="{OUTLINE * k:g}"/>')
+        layers.append(f'{outline} fill="{fill}" stroke="{stroke}" stroke-width="{OUTLINE * k:g}"/>')
         if pattern:
-            self.layers.append(f'{outline} fill="url(#{self.ids}{pattern})" stroke="none"/>')
+            layers.append(f'{outline} fill="url(#{self.ids}{pattern})" stroke="none"/>')
         if label:
             self._area_label(label, anchor, ring, fill if pattern else None)
 
@@ -412,7 +417,7 @@ class TableMap:
         edges = edge_names(-m, -m, W + m, D + m * 0.5, self.font) if band else ""
         # terrain ends at the table's edge: a road or river running off it stops at the frame, square ends and all
         clip = f"{self.ids}table-{W:g}x{D:g}"
-        body = f'<g clip-path="url(#{clip})">' + "\n".join(self.ground + self.layers) + "</g>"
+        body = f'<g clip-path="url(#{clip})">' + "\n".join(self.open_ground + self.ground + self.layers) + "</g>"
         self.defs.append(f'<clipPath id="{clip}"><rect x="0" y="0" width="{W:g}" height="{D:g}"/></clipPath>')
         left, top, view_width = -m - band, -m - band, W + 2 * m + 2 * band
         width_mm = view_width * self.scale
@@ -604,7 +609,9 @@ def table_map(
         for zone in zones(deployment):
             if zone.hidden and view.index != viewer:
                 continue
-            label = f"{view.name}: {zone.name}" if zone.name else view.name
+            # a named zone is labelled by its name, the side's badge beside it: 'King's Own Rifles: Flank guard' was
+            # wider than its zone and printed outside it, across a wall
+            label = zone.name or view.name
             if zone.enters:
                 drawing.zone([], view.colour, view.pattern, view.shape, f"{label} enters", view.index, zone.edge)
             else:

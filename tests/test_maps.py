@@ -499,14 +499,20 @@ def test_the_deployment_hatching_is_drawn_under_the_terrain_labels():
 def test_the_deployment_hatching_lies_under_the_terrain_and_the_zones_edge_over_it(path):
     """Issue 11 (a fifth fresh read): relay-station's Syndicate hatching ran over the Relay block and the Barracks,
     a lattice across their grey and round their names. Every zone's hatching is drawn before the first terrain
-    piece, and its dashed edge after the last, so where the zone runs still shows across the pieces."""
+    piece but open ground, and its dashed edge after the last, so where the zone runs still shows across them."""
     svg = str(fireteam_map(path).svg())
     hatching = [m.start() for m in re.finditer(r'fill="url\(#side\d\)"', svg)]
     edges = [m.start() for m in re.finditer(r'stroke-dasharray="1.2 0.6"', svg)]
     scale = svg.index(">0</text>")  # the scale's first number: the ticks and the legend's swatches follow
-    pieces = [m.start() for m in re.finditer(r'stroke="#4a4034"', svg[:scale])]  # every terrain piece's outline
+    # every terrain piece's outline, but open ground (a hill, a field), which lies under the hatching: a zone on a
+    # hill was hatched under the hill's fill and could not be seen (issue 15, a fresh read of the Ford)
+    ground = {tablemap.TERRAIN_STYLE[kind][0] for kind in tablemap.OPEN_GROUND}
+    outlines = list(re.finditer(r'fill="(#[0-9a-f]+)" stroke="#4a4034"', svg[:scale]))
+    pieces = [m.start() for m in outlines if m.group(1) not in ground]
+    under = [m.start() for m in outlines if m.group(1) in ground]
     assert hatching and edges and pieces
     assert max(hatching) < min(pieces) and max(pieces) < min(edges)
+    assert all(place < min(hatching) for place in under)
 
 
 def test_a_legend_of_two_rows_spreads_its_entries_evenly():

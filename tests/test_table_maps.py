@@ -195,3 +195,22 @@ def test_para_bellum_checks_its_table_like_the_others(tmp_path, muster):
     result = muster("validate", path)
     assert result.code == 1
     assert "sides[1].deployment: overlaps Concord Garrison's deployment zone" in result.err
+
+
+def test_a_zone_on_a_hill_is_hatched_over_it_and_a_named_zone_is_labelled_inside_itself():
+    """A fresh read: the Ford's war band deploys on the far bank's hill and its hatching, drawn under all terrain,
+    could not be seen; and the Rifles' 'King's Own Rifles: Flank guard' was wider than its zone and printed outside
+    it, across a wall. Open ground (a hill, a field) lies under the hatching, and a named zone is labelled by its
+    name (the side's badge beside it), inside the zone."""
+    scenario = load(SCENARIOS / "warspike-hold-the-ford.yaml")
+    svg = str(scenario.system.prepare(scenario, 0).map)
+    hill = svg.index('fill="url(#contour)"')
+    assert svg.index('fill="url(#side1)"') > hill
+    race = load(SCENARIOS / "warspike-bridge-race.yaml")
+    system = race.system
+    view = system.prepare(race, 0).table_view
+    drawing = tablemap.table_map(view.battle, view.deployments, view.sides, viewer=0)
+    placed = {p.label.text: p.box for p in drawing.place_labels()}
+    assert "Flank guard" in placed
+    box = placed["Flank guard"]
+    assert 60 <= box.left and box.right <= 70 and 30 <= box.top and box.bottom <= 42, box

@@ -336,6 +336,10 @@ class System:
         the counters (generator.counters.Counter), from the rule data and the scenario; none by default."""
         return 20.0, []
 
+    def counters_note(self, prepared: Prepared) -> str:
+        """A sentence the counter sheet prints over its counters, where they need one: what a mark on them means."""
+        return ""
+
     def side_table(self, prepared: Prepared, index: int, book: bool = False) -> dict:
         """Side `index`'s own map for its orders handout: the table with that side's hidden zones drawn too (a
         system that draws its map from a tablemap.TableView), or the shared map; and its zones in words. In a

@@ -135,6 +135,12 @@ class MorschauserModern(System):
     def counters(self, prepared: GridPrepared) -> tuple[float, list]:
         return prepared.square_mm, counters(prepared.roster)
 
+    def counters_note(self, prepared: GridPrepared) -> str:
+        return (
+            f"Each counter is a square of the printed map ({prepared.square_mm:.0f} mm). The bar along its top edge "
+            "is the unit's front: set it in its square facing as the map's arrow points."
+        )
+
     def cards(self, prepared: GridPrepared, card_size: str) -> list[dict]:
         """One card per unit: its marker, its numbers, where it starts, and its tile for every turn."""
         return cards(prepared.roster)

@@ -149,7 +149,7 @@ def glance(forces: list) -> dict:
         }
         for force in forces
     ]
-    return {"columns": ["Units", "Models", "HQs", "Command Points", "Stress at the start"], "rows": rows}
+    return {"columns": ["Units", "Models", "HQs", "Command Points", "Stress at the start (all units)"], "rows": rows}
 
 
 def _table_rows(rules: Rules) -> tuple[list[dict], list[dict]]:

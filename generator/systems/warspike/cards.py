@@ -130,22 +130,27 @@ def _stays_with(role: str, able: list[str], forces: list[dict]) -> str:
 def counters(forces: list[dict], rules) -> list:
     """The counters a WarSpike game puts on the table: a marker for each Unit, in its side's colour, whose front
     says it has made its Action and whose back its Reaction (the tracker's own marks, from the rule data: one or
-    the other a turn); a Unit under hold orders only reacts, so both its faces say Reaction. And a label for each
-    Block, its level over its name, to stand beside the leader it follows."""
+    the other a turn); a Unit under hold orders only reacts, so both its faces say Reaction, and a Unit whose side
+    can never be Retaliator (the other side's every Unit holds) only acts, so both say Action. And a label for
+    each Block, its level over its name, to stand beside the leader it follows."""
     from ...counters import Counter, Face
 
     marks = {mark.mark: mark for mark in rules.per_turn.tracker_marks if not mark.changeover}
     action, reaction = marks["A"], marks["R"]
     out = []
-    for force in forces:
+    for s, force in enumerate(forces):
         side = force["side"]
+        retaliates = any(other["can_instigate"] for o, other in enumerate(forces) if o != s)
         for row in force["rows"]:
             if row["kind"] == "unit":
                 acted = Face(action.mark, (row["name"], _taken(action.means)), side.colour, side.badge, alt=side.name)
                 reacted = Face(
                     reaction.mark, (row["name"], _taken(reaction.means)), side.colour, side.badge, alt=side.name
                 )
-                out.append(Counter(reacted if row["hold"] else acted, reacted))
+                if row["hold"]:
+                    out.append(Counter(reacted, reacted))
+                else:
+                    out.append(Counter(acted, reacted if retaliates else acted))
         for row in force["rows"]:
             if row["kind"] == "block":
                 label = Face(row["level"] or "Block", (row["name"],), side.colour, side.badge, alt=side.name)
