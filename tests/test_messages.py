@@ -180,7 +180,8 @@ def test_a_key_or_file_name_holding_a_line_break_or_an_escape_cannot_forge_a_lin
     result = muster("build", SCENARIOS / "bridge.yaml", "--out", tmp_path / "c\nd")
     assert result.code == 0, result.err
     assert [line for line in result.out.splitlines() if line] == [
-        repr(str(tmp_path / "c\nd" / "bridge" / name)) for name in ("bridge.pdf", "bridge-cards.pdf")
+        repr(str(tmp_path / "c\nd" / "bridge" / name))
+        for name in ("bridge.pdf", "bridge-cards.pdf", "bridge-counters.pdf")
     ]
 
 
