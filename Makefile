@@ -28,7 +28,7 @@ $(STAMP): pyproject.toml tools/check_system.py
 
 install: $(STAMP) ## create .venv and install Muster with its test tools
 
-scenario: $(STAMP) ## build output/NAME/NAME.pdf and NAME-cards.pdf (NAME=bridge PAPER=a4|letter)
+scenario: $(STAMP) ## build output/NAME/NAME.pdf, NAME-cards.pdf, NAME-counters.pdf and any NAME-orders-SIDE.pdf (NAME=bridge PAPER=a4|letter)
 	@if ! [[ "$$NAME" =~ ^[A-Za-z0-9][A-Za-z0-9_-]{0,63}$$ ]]; then echo "make scenario: NAME must be a plain scenario name such as bridge (got '$$NAME')" >&2; exit 2; fi
 	@test -f scenarios/$(NAME).yaml || { echo "make scenario: no scenarios/$(NAME).yaml; the scenarios are: $$(cd scenarios && ls *.yaml | sed 's/\.yaml$$//' | tr '\n' ' ')" >&2; exit 2; }
 	@$(PY) -m generator build scenarios/$(NAME).yaml --out output --paper $(PAPER)
