@@ -180,6 +180,39 @@ def file_slugs(names: list[str]) -> list[str]:
     return out
 
 
+def _check_orders(sides: list[dict], checker: Checker) -> None:
+    """A side's orders handout is named by its side (NAME-orders-<slug>.pdf): two sides whose names make one file
+    name would hand out the handouts under each other's names ('RED LEGION!' took 'red-legion', and Red Legion
+    got 'red-legion-2'). And a hidden zone prints only on its side's handout: on a side without orders, nowhere."""
+    plain = _plain_slugs(sides)
+    for i, side in enumerate(sides):
+        if not side.get("orders"):
+            continue
+        twin = next((j for j in range(len(sides)) if j != i and plain[j] == plain[i]), None)
+        if twin is not None:
+            checker.report(
+                ("sides", i, "name"),
+                f"{side['name']!r} and {sides[twin]['name']!r} would name their orders handouts alike "
+                f"(…-orders-{plain[i]}.pdf): give the sides names that differ in their letters or digits",
+            )
+    for i, side in enumerate(sides):
+        deployment = side.get("deployment")
+        if side.get("orders") or not isinstance(deployment, list):
+            continue
+        for z, zone in enumerate(deployment):
+            if getattr(zone, "hidden", False):
+                checker.report(
+                    ("sides", i, "deployment", z, "hidden"),
+                    "a hidden zone is drawn only on its side's orders handout, and this side has no `orders`: give "
+                    "it orders, or leave the zone shown",
+                )
+
+
+def _plain_slugs(sides: list[dict]) -> list[str]:
+    """Each side's name as a file name's part before any number that tells twins apart."""
+    return [file_slugs([side["name"]])[0] for side in sides]
+
+
 def _check_prose(doc: Document, checker: Checker) -> None:
     data = doc.data if isinstance(doc.data, dict) else {}
     fields = [(("briefing",), data.get("briefing")), (("victory",), data.get("victory"))]
@@ -343,6 +376,7 @@ def validate(doc: Document, house_rules: dict[str, str] | None = None) -> Scenar
                 checker.report(
                     path, f"a name needs a character that prints (got {value!r}: only spaces or invisible characters)"
                 )
+    _check_orders(cleaned["sides"], checker)
     colours = [s.get("colour") for s in cleaned["sides"]]
     for i, colour in enumerate(colours):
         if colour and colour in colours[:i]:

@@ -20,6 +20,7 @@ from .schema import Bool, Checker, Choice, Int, ListOf, Num, Numbers, Str
 SHAPES = ("rect", "circle", "polygon", "line")
 ZONE_SHAPES = ("rect", "polygon", "edge")
 EDGES = ("north", "east", "south", "west")  # the top, right, bottom and left of the printed map
+OPPOSITE = {"north": "south", "south": "north", "east": "west", "west": "east"}
 LABEL = Str(40, NAME_PATTERN, "a label")
 NAME = Str(40, NAME_PATTERN, "a name (no control characters, < > { } or \\)")
 POINT = Numbers(("x", "y"), 0, 480)
@@ -241,6 +242,14 @@ def check(
             ring = zone.ring(table)
             if zone.shape != "edge":
                 report_off(ring, table, path, checker, unit_mark)
+            elif zone.depth is not None:
+                across = table.depth if zone.edge in ("north", "south") else table.width
+                if zone.depth > across + EDGE:
+                    checker.report(
+                        path[:-1] + ("depth",),
+                        f"a strip {zone.depth:g}{unit_mark} deep from the {zone.edge} edge reaches past the "
+                        f"{OPPOSITE[zone.edge]} edge of the {table.width}{unit_mark} x {table.depth}{unit_mark} table",
+                    )
             if ring:
                 own.append((z, path, ring))
         rings.append(own)

@@ -113,3 +113,33 @@ def test_a_booklet_prints_each_sides_orders_at_the_end_of_its_chapter_marked_for
     assert "Left blank" in pages[cut[0] + 1]
     assert not any(word in pages[cut[0] + 1] for word in ("blow", "noon", "Flank guard"))
     assert all("Cut out" not in page for page in pages[cut[1] + 1 :])
+
+
+def test_two_sides_whose_names_make_one_handout_name_are_refused(tmp_path, muster):
+    """A new user's trial: sides 'RED LEGION!' and 'Red Legion' wrote red-legion.pdf holding the first side's
+    secret orders and red-legion-2.pdf the second's: handed out by name, each side got the other's orders."""
+    text = ORDERED.replace("name: King's Own Rifles", "name: LANDWEHR JÄGER!")
+    path = tmp_path / "twins.yaml"
+    path.write_text(text, encoding="utf-8")
+    result = muster("validate", path)
+    assert result.code == 1
+    assert "would name their orders handouts alike (…-orders-landwehr-jager.pdf)" in result.err
+
+
+def test_a_hidden_zone_on_a_side_without_orders_is_refused(tmp_path, muster):
+    """A new user's trial: a hidden zone on a side with no orders validated and built, and printed on no map."""
+    text = re.sub(r"    orders: \|\n      Brigade wants.*?\n(?=    briefing:)", "", ORDERED, flags=re.S)
+    assert text.count("    orders: |") == 1
+    path = tmp_path / "hidden.yaml"
+    path.write_text(text, encoding="utf-8")
+    result = muster("validate", path)
+    assert result.code == 1
+    line = next(n for n, row in enumerate(text.splitlines(), 1) if "hidden: true" in row)
+    assert f"hidden.yaml:{line}:" in result.err
+    assert "deployment[1].hidden: a hidden zone is drawn only on its side's orders handout" in result.err
+
+
+def test_the_cards_say_no_deck_number_where_the_system_has_none(built):
+    """A new user's trial: a WarSpike cards PDF's description ended 'deck number None'."""
+    _, cards = built("warspike-bridge-race")
+    assert "None" not in str(PdfReader(cards).metadata)
