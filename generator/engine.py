@@ -135,7 +135,9 @@ JOIN = (
     "<style>section.part.sheet#{id} {{ break-before: auto; break-inside: avoid; margin-top: "
     + f"{JOIN_GAP_MM}mm; }}}}</style>"
 )
-_SHEET = re.compile(r'<section class="part sheet[^"]*" id="([\w-]+)"')
+# a sheet that may follow on a mostly blank page before it; never a booklet's orders slip, which is cut out of its
+# page (joined below the Raiders' roster, cutting it out cut the roster too)
+_SHEET = re.compile(r'<section class="part sheet(?![^"]*orders-cut)[^"]*" id="([\w-]+)"')
 
 
 def sheets_after_blank(document, html: str) -> list[str]:

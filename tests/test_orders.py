@@ -112,6 +112,7 @@ def test_a_booklet_prints_each_sides_orders_at_the_end_of_its_chapter_marked_for
     assert cut[1] == cut[0] + 2
     assert "Left blank" in pages[cut[0] + 1]
     assert not any(word in pages[cut[0] + 1] for word in ("blow", "noon", "Flank guard"))
+    assert "Left blank" in pages[cut[1] + 1]  # and after the last: cutting it out spares the next chapter
     assert all("Cut out" not in page for page in pages[cut[1] + 1 :])
 
 
@@ -143,3 +144,18 @@ def test_the_cards_say_no_deck_number_where_the_system_has_none(built):
     """A new user's trial: a WarSpike cards PDF's description ended 'deck number None'."""
     _, cards = built("warspike-bridge-race")
     assert "None" not in str(PdfReader(cards).metadata)
+
+
+def test_an_orders_slip_never_joins_the_page_before_it():
+    """A new user's trial: a booklet chapter laid the Garrison's orders slip below the Raiders' roster, on a page
+    the roster left mostly blank: cutting the slip out cut the roster. A slip is never offered to join the page
+    before it."""
+    from generator.build import Options, Parts, choose_seed, compute, pack_html
+    from generator.engine import _SHEET
+
+    scenario = load(RACE)
+    pack, _ = compute(scenario, choose_seed(scenario, None), Options(), with_cards=False, book=True)
+    html = pack_html(scenario, pack, Parts.chapter(scenario.system), booklet=True)
+    assert 'class="part sheet orders-cut"' in html
+    assert not [sheet for sheet in _SHEET.findall(html) if sheet.startswith("orders")]
+    assert "map" in _SHEET.findall(html)
