@@ -172,11 +172,19 @@ def file_slugs(names: list[str]) -> list[str]:
     -> "kings-own-rifles", "Landwehr Jäger" -> "landwehr-jager"; a name with none of those is "side-N", and a
     second side of one slug takes its place in the list after it ("red-2")."""
     out: list[str] = []
+    for i, slug in enumerate(_plain_slugs(names), 1):
+        out.append(slug if slug not in out else f"{slug}-{i}")
+    return out
+
+
+def _plain_slugs(names: list[str]) -> list[str]:
+    """Each name in plain lower-case letters, digits and hyphens ("side-N" for one with none of those), before
+    any number file_slugs adds to tell twins apart."""
+    out = []
     for i, name in enumerate(names, 1):
         plain = unicodedata.normalize("NFKD", name).encode("ascii", "ignore").decode("ascii")
         plain = plain.replace("'", "").lower()
-        slug = "-".join("".join(c if c.isalnum() else " " for c in plain).split())[:40].strip("-") or f"side-{i}"
-        out.append(slug if slug not in out else f"{slug}-{i}")
+        out.append("-".join("".join(c if c.isalnum() else " " for c in plain).split())[:40].strip("-") or f"side-{i}")
     return out
 
 
@@ -184,7 +192,7 @@ def _check_orders(sides: list[dict], checker: Checker) -> None:
     """A side's orders handout is named by its side (NAME-orders-<slug>.pdf): two sides whose names make one file
     name would hand out the handouts under each other's names ('RED LEGION!' took 'red-legion', and Red Legion
     got 'red-legion-2'). And a hidden zone prints only on its side's handout: on a side without orders, nowhere."""
-    plain = _plain_slugs(sides)
+    plain = _plain_slugs([side["name"] for side in sides])
     for i, side in enumerate(sides):
         if not side.get("orders"):
             continue
@@ -206,11 +214,6 @@ def _check_orders(sides: list[dict], checker: Checker) -> None:
                     "a hidden zone is drawn only on its side's orders handout, and this side has no `orders`: give "
                     "it orders, or leave the zone shown",
                 )
-
-
-def _plain_slugs(sides: list[dict]) -> list[str]:
-    """Each side's name as a file name's part before any number that tells twins apart."""
-    return [file_slugs([side["name"]])[0] for side in sides]
 
 
 def _check_prose(doc: Document, checker: Checker) -> None:

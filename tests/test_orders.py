@@ -70,6 +70,7 @@ def test_a_scenario_without_orders_writes_no_handout(built):
 
 
 def test_side_names_become_plain_file_names():
+    assert file_slugs(["!!", "??"]) == ["side-1", "side-2"]
     assert file_slugs(["King's Own Rifles", "Landwehr Jäger", "<>", "Red", "red"]) == [
         "kings-own-rifles",
         "landwehr-jager",
@@ -159,3 +160,12 @@ def test_an_orders_slip_never_joins_the_page_before_it():
     assert 'class="part sheet orders-cut"' in html
     assert not [sheet for sheet in _SHEET.findall(html) if sheet.startswith("orders")]
     assert "map" in _SHEET.findall(html)
+
+
+def test_two_sides_named_without_a_letter_each_get_their_own_handout(tmp_path, muster):
+    text = ORDERED.replace("name: King's Own Rifles", "name: '!!'").replace("name: Landwehr Jäger", "name: '??'")
+    text = text.replace("King's Own Rifles", "!!").replace("Landwehr Jäger", "??")
+    path = tmp_path / "marks.yaml"
+    path.write_text(text, encoding="utf-8")
+    result = muster("validate", path)
+    assert "would name their orders handouts alike" not in result.err
