@@ -258,10 +258,14 @@ def check(
             for _, path, ring in own:
                 clash = next((z for z, _, theirs in rings[other] if overlap(ring, theirs) > EDGE), None)
                 if clash is not None:
-                    which = f"deployment zone {clash + 1}" if len(rings[other]) > 1 else "deployment zone"
+                    theirs = zones(deployments[other])
+                    named = theirs[clash].name
+                    # by its name where it has one ('Blue Guards's deployment zone 1' named neither well)
+                    which = repr(named) if named else (f"number {clash + 1}" if len(theirs) > 1 else "")
                     checker.report(
                         path,
-                        f"overlaps {names[other]}'s {which}: opposing sides' deployment zones may touch, not overlap",
+                        f"overlaps the deployment zone {which + ' ' if which else ''}of {names[other]}: opposing "
+                        "sides' deployment zones may touch, not overlap",
                     )
 
 

@@ -82,7 +82,9 @@ def test_opposing_deployment_zones_may_not_overlap(marines, security, clash, tmp
     if clash:
         assert result.code == 1
         line = text.splitlines().index(f"    deployment: {security}") + 1
-        assert f"clash.yaml:{line}:17: sides[1].deployment: overlaps Orbital Marines's deployment zone" in result.err
+        assert (
+            f"clash.yaml:{line}:17: sides[1].deployment: overlaps the deployment zone of Orbital Marines" in result.err
+        )
         assert "Traceback" not in result.err
     else:
         assert result.code == 0, result.err
@@ -126,7 +128,7 @@ def test_warspike_sides_may_not_deploy_on_top_of_each_other(tmp_path, muster):
     path, _ = _warspike(tmp_path, "deployment: [36, 18, 48, 16]", "deployment: [36, 60, 48, 16]")
     result = muster("validate", path)
     assert result.code == 1
-    assert "sides[1].deployment: overlaps Legio II Augusta's deployment zone" in result.err
+    assert "sides[1].deployment: overlaps the deployment zone of Legio II Augusta" in result.err
 
 
 @pytest.mark.parametrize(
@@ -190,11 +192,11 @@ def test_para_bellum_checks_its_table_like_the_others(tmp_path, muster):
     result = muster("validate", path)
     assert result.code == 1
     assert "did you mean 'building'" in result.err
-    assert "sides[1].deployment: overlaps Concord Garrison's deployment zone" not in result.err  # shape first
+    assert "sides[1].deployment: overlaps the deployment zone of Concord Garrison" not in result.err  # shape first
     path.write_text(bad.replace("buildings", "building"), encoding="utf-8")
     result = muster("validate", path)
     assert result.code == 1
-    assert "sides[1].deployment: overlaps Concord Garrison's deployment zone" in result.err
+    assert "sides[1].deployment: overlaps the deployment zone of Concord Garrison" in result.err
 
 
 def test_a_zone_on_a_hill_is_hatched_over_it_and_a_named_zone_is_labelled_inside_itself():
@@ -222,3 +224,14 @@ def test_a_strip_deeper_than_the_table_is_refused(tmp_path, muster):
     result = muster("validate", path)
     assert result.code == 1
     assert "deployment[0].depth: a strip 100 cm deep from the north edge reaches past the south edge" in result.err
+
+
+def test_an_overlap_names_the_other_sides_zone_by_its_name(tmp_path, muster):
+    """A new user's trial: "overlaps Blue Guards's deployment zone 1" named the zone by a number it does not print
+    and wrote "Guards's"."""
+    text = ZONED.replace("{rect: [18, 16, 18, 12], name: Inside}", "{rect: [18, 4, 18, 12], name: Inside}")
+    path = tmp_path / "named.yaml"
+    path.write_text(text, encoding="utf-8")
+    result = muster("validate", path)
+    assert result.code == 1
+    assert "overlaps the deployment zone 'Drop' of Orbital Marines" in result.err
