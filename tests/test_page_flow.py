@@ -414,10 +414,15 @@ SHEET = re.compile(r'<section class="part sheet" id="[^"]*">\s*<h2 class="part">
 
 
 def sheet_titles(name: str) -> set[str]:
-    """The headings of the example's parts that start a page of their own, read from the pack's HTML."""
+    """The headings of the example's parts that start a page of their own, read from the pack's HTML, and the
+    orders slips its booklet chapter prints (each on a page of its own)."""
     scenario = load(SCENARIOS / f"{name}.yaml")
-    pack, _ = compute(scenario, choose_seed(scenario, None), Options(), with_cards=False)
-    return {html.unescape(title) for title in SHEET.findall(pack_html(scenario, pack))}
+    pack, _ = compute(scenario, choose_seed(scenario, None), Options(), with_cards=False, book=True)
+    titles = {html.unescape(title) for title in SHEET.findall(pack_html(scenario, pack))}
+    return titles | {curl_quotes(f"Orders: {orders['side'].name}") for orders in pack["orders"]}
+
+
+SLIP_BACK = "Left blank: the back of the orders of"
 
 
 def used_share(page) -> float | None:
@@ -466,7 +471,9 @@ def near_empty_pages(pages_of, pdf_path, titles: set[str], booklet: bool = False
     """Each page that uses less than LEAST_USED of its text area though what follows it flows on, as (page, share).
     A part's last page may be short: the page before one that starts a sheet or chapter, and the last page."""
     read = pages_of(pdf_path)
-    shares = [page["used"] for page in read]
+    # the page left blank behind a booklet's orders slip (issue 15: cutting the slip out takes nothing else) is
+    # blank by design, as a double-sided book's blank left-hand page is
+    shares = [None if SLIP_BACK in page["text"] else page["used"] for page in read]
     tails = [tail_lines(page) for page in read]
     starts = page_starts(pdf_path, titles, booklet)
     short = []
