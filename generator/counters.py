@@ -29,6 +29,11 @@ class Face:
     facing: bool = False
     alt: str = ""  # the badge's or picture's words, for a tagged PDF's reader: the side's name, the unit's type
 
+    @classmethod
+    def of(cls, side, title: str, *lines: str) -> Face:
+        """A face in a side's colour with its badge (a scenario.SideView), the badge read out as the side's name."""
+        return cls(title, lines, side.colour, side.badge, alt=side.name)
+
 
 @dataclass(frozen=True)
 class Counter:

@@ -246,8 +246,8 @@ def counters(rules: Rules, forces: list, sides: list, objectives: list) -> list:
     out = []
     for view, side in zip(sides, forces):
         count = sum(len(figures(team, rules)) for team in side.teams)
-        hit = Face("HIT", (f"recovers on {rules.recovery.target}+",), view.colour, view.badge, alt=view.name)
-        gone = Face("OUT", ("removed from play",), view.colour, view.badge, alt=view.name)
+        hit = Face.of(view, "HIT", f"recovers on {rules.recovery.target}+")
+        gone = Face.of(view, "OUT", "removed from play")
         out += [Counter(hit, gone)] * count
     for objective in objectives:
         points = (f"{objective.points} VP",) if objective.points is not None else ()

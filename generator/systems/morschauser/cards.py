@@ -40,6 +40,6 @@ def counters(roster: list[dict]) -> list:
     for row in roster:
         side = row["side"]
         front = Face(row["code"], (), side.colour, picture=row["marker"], facing=True, alt=f"{row['type']} symbol")
-        back = Face(row["code"], (), side.colour, side.badge, alt=side.name)
+        back = Face.of(side, row["code"])
         out.append(Counter(front, back))
     return out

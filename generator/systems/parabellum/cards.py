@@ -93,9 +93,9 @@ def counters(rules: Rules, prepared) -> list:
     out = []
     for force in prepared.forces:
         side = force.side
-        one = Face("1", (rules.stress.name,), side.colour, side.badge, alt=side.name)
-        two = Face("2", (rules.stress.name,), side.colour, side.badge, alt=side.name)
+        one = Face.of(side, "1", rules.stress.name)
+        two = Face.of(side, "2", rules.stress.name)
         out += [Counter(one, two)] * (2 * len(force.units))
-        order = Face(rules.order.name, (f"+{rules.order.bonus} action point",), side.colour, side.badge, alt=side.name)
+        order = Face.of(side, rules.order.name, f"+{rules.order.bonus} action point")
         out += [Counter(order)] * force.command_points
     return out

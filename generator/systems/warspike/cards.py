@@ -143,17 +143,15 @@ def counters(forces: list[dict], rules) -> list:
         retaliates = any(other["can_instigate"] for o, other in enumerate(forces) if o != s)
         for row in force["rows"]:
             if row["kind"] == "unit":
-                acted = Face(action.mark, (row["name"], _taken(action.means)), side.colour, side.badge, alt=side.name)
-                reacted = Face(
-                    reaction.mark, (row["name"], _taken(reaction.means)), side.colour, side.badge, alt=side.name
-                )
+                acted = Face.of(side, action.mark, row["name"], _taken(action.means))
+                reacted = Face.of(side, reaction.mark, row["name"], _taken(reaction.means))
                 if row["hold"]:
                     out.append(Counter(reacted, reacted))
                 else:
                     out.append(Counter(acted, reacted if retaliates else acted))
         for row in force["rows"]:
             if row["kind"] == "block":
-                label = Face(row["level"] or "Block", (row["name"],), side.colour, side.badge, alt=side.name)
+                label = Face.of(side, row["level"] or "Block", row["name"])
                 out.append(Counter(label))
     return out
 
