@@ -191,7 +191,8 @@ def _plain_slugs(names: list[str]) -> list[str]:
 def _check_orders(sides: list[dict], checker: Checker) -> None:
     """A side's orders handout is named by its side (NAME-orders-<slug>.pdf): two sides whose names make one file
     name would hand out the handouts under each other's names ('RED LEGION!' took 'red-legion', and Red Legion
-    got 'red-legion-2'). And a hidden zone prints only on its side's handout: on a side without orders, nowhere."""
+    got 'red-legion-2'). And a hidden zone, reinforcement or move prints only on its side's handout: on a side
+    without orders, nowhere."""
     plain = _plain_slugs([side["name"] for side in sides])
     for i, side in enumerate(sides):
         if not side.get("orders"):
@@ -204,16 +205,17 @@ def _check_orders(sides: list[dict], checker: Checker) -> None:
                 f"(…-orders-{plain[i]}.pdf): give the sides names that differ in their letters or digits",
             )
     for i, side in enumerate(sides):
-        deployment = side.get("deployment")
-        if side.get("orders") or not isinstance(deployment, list):
+        if side.get("orders"):
             continue
-        for z, zone in enumerate(deployment):
-            if getattr(zone, "hidden", False):
-                checker.report(
-                    ("sides", i, "deployment", z, "hidden"),
-                    "a hidden zone is drawn only on its side's orders handout, and this side has no `orders`: give "
-                    "it orders, or leave the zone shown",
-                )
+        for key, what in (("deployment", "zone"), ("reinforcements", "reinforcement"), ("moves", "move")):
+            marks = side.get(key)
+            for z, mark in enumerate(marks if isinstance(marks, list) else []):
+                if getattr(mark, "hidden", False):
+                    checker.report(
+                        ("sides", i, key, z, "hidden"),
+                        f"a hidden {what} is drawn only on its side's orders handout, and this side has no "
+                        f"`orders`: give it orders, or leave the {what} shown",
+                    )
 
 
 def _check_prose(doc: Document, checker: Checker) -> None:

@@ -12,6 +12,7 @@ opposing sides that overlap.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Any
 
 from .models import FromRules, Model, OneOf, Typed, key
 from .scenario import NAME_PATTERN
@@ -26,6 +27,10 @@ NAME = Str(40, NAME_PATTERN, "a name (no control characters, < > { } or \\)")
 POINT = Numbers(("x", "y"), 0, 480)
 RECTANGLE = Numbers(("x", "y", "width", "depth"), 0, 480)
 EDGE = 1e-9  # a piece exactly on the table's edge is on the table
+HIDDEN_MARK = (
+    "Known to this side's players alone: drawn on the map of its orders handout, never on the shared map or the other "
+    "side's."
+)
 
 
 @dataclass(frozen=True)
@@ -105,12 +110,7 @@ class Zone(Model):
     )
     depth: float | None = key(Num(0.5, 240), "How far in from `edge` the zone reaches.", default=None)
     name: str = key(LABEL, "A label for the zone on the map, such as 'Ambush' or 'Reserves'.", default="")
-    hidden: bool = key(
-        Bool(),
-        "Known to this side's players alone: drawn on the map of its orders handout, never on the shared map or "
-        "the other side's.",
-        default=False,
-    )
+    hidden: bool = key(Bool(), HIDDEN_MARK, default=False)
 
     @property
     def shape(self) -> str:
@@ -141,6 +141,39 @@ class Zone(Model):
             checker.report(path + ("depth",), "`depth` is how far a zone reaches in from its `edge`; give the edge")
 
 
+@dataclass(frozen=True)
+class Reinforcement(Model):
+    """Troops that come onto the table during the game: where, and from which turn."""
+
+    name: str = key(LABEL, "What arrives, as printed beside its arrow: 'Second column', 'Armoured reserve'.")
+    at: list = key(POINT, "Where they come on, usually a point on a table edge, from the table's top-left corner.")
+    turn: int | None = key(Int(1, 99), "The turn they arrive on, where the scenario fixes one.", default=None)
+    hidden: bool = key(Bool(), HIDDEN_MARK, default=False)
+
+
+@dataclass(frozen=True)
+class Move(Model):
+    """A planned move, drawn as an arrow in the side's colour: a line from where it starts to where it ends."""
+
+    path: list = key(ListOf(POINT, min=2, max=16), "The move's way, point by point; the arrowhead is at the last.")
+    name: str = key(LABEL, "A label printed beside the arrow: 'Flank march'.", default="")
+    hidden: bool = key(Bool(), HIDDEN_MARK, default=False)
+
+
+REINFORCEMENTS = ListOf(Typed(Reinforcement), max=8)
+REINFORCEMENTS_DOC = (
+    "Troops arriving during the game, each a `name`, the point `at` which they come on and the `turn` they arrive: "
+    "drawn as an arrow onto the table in the side's colour."
+)
+MOVES = ListOf(Typed(Move), max=12)
+MOVES_DOC = (
+    "Planned moves, each a `path` of points and an optional `name`: drawn as dashed arrows in the side's colour."
+)
+AT_DOC = (
+    "Where it starts, [x, y] from the table's top-left corner: drawn on the map with its side's shape and its name."
+)
+
+
 def _numbers(value) -> bool:
     return isinstance(value, list) and all(isinstance(item, (int, float)) for item in value)
 
@@ -149,6 +182,44 @@ DEPLOYMENT = OneOf(
     "a rectangle [x, y, width, depth], or a list of zones",
     [(_numbers, RECTANGLE), (lambda value: True, ListOf(Typed(Zone), min=1, max=8))],
 )
+
+
+@dataclass(frozen=True)
+class OnTable:
+    """What one side puts on the map: its deployment (a rectangle or zones), reinforcements, planned moves, and the
+    starting point of each unit given one: (its name, [x, y], the path of its `at` under the side)."""
+
+    deployment: Any = None
+    reinforcements: list = ()
+    moves: list = ()
+    units: list = ()
+
+    @classmethod
+    def of(cls, side, *lists: str) -> OnTable:
+        """A typed side's marks, its units from its lists named ('teams', 'vehicles', 'units'): each item given an
+        `at`."""
+        units = [
+            (item.name, item.at, (name, i, "at"))
+            for name in lists
+            for i, item in enumerate(getattr(side, name))
+            if item.at is not None
+        ]
+        return cls(side.deployment, list(side.reinforcements), list(side.moves), units)
+
+    def marks(self, viewer: bool = True) -> tuple[list, list, list]:
+        """The side's zones, reinforcements and moves a map shows: on its own side's map (`viewer`) every one, on
+        any other only those not hidden."""
+        return (
+            [z for z in zones(self.deployment) if viewer or not z.hidden],
+            [r for r in self.reinforcements if viewer or not r.hidden],
+            [m for m in self.moves if viewer or not m.hidden],
+        )
+
+    @property
+    def hidden(self) -> bool:
+        """Whether anything of the side's is drawn on its own map alone."""
+        shared = self.marks(viewer=False)
+        return any(len(a) != len(b) for a, b in zip(self.marks(), shared))
 
 
 def zones(deployment) -> list[Zone]:
@@ -192,6 +263,33 @@ def zone_words(zone: Zone, unit_mark: str) -> str:
     return span if zone.rect is not None else f"in the outline drawn, {span}"
 
 
+def point_words(at, table, unit_mark: str) -> str:
+    """Where a point lies, in the map's measures: "on the west edge, 24″ down", "at 30″ across, 12″ down"."""
+    x, y = at
+    if abs(x) <= EDGE or abs(x - table.width) <= EDGE:
+        return f"on the {'west' if abs(x) <= EDGE else 'east'} edge, {y:g}{unit_mark} down"
+    if abs(y) <= EDGE or abs(y - table.depth) <= EDGE:
+        return f"on the {'north' if abs(y) <= EDGE else 'south'} edge, {x:g}{unit_mark} across"
+    return f"at {x:g}{unit_mark} across, {y:g}{unit_mark} down"
+
+
+def arrival_words(reinforcement: Reinforcement, table, unit_mark: str) -> str:
+    """ "Second column on turn 4, on the west edge, 24″ down"."""
+    turn = f" on turn {reinforcement.turn}" if reinforcement.turn is not None else ""
+    return f"{reinforcement.name}{turn}, {point_words(reinforcement.at, table, unit_mark)}"
+
+
+def side_words(on_table: OnTable, table, unit_mark: str, hidden: bool = False) -> str:
+    """A side's zones and reinforcements in words: "within 12″ of the north edge; reinforcements: Second column on
+    turn 4, on the west edge, 24″ down". Hidden ones only where `hidden` (the side's own orders)."""
+    words = deployment_words(on_table.deployment, unit_mark, hidden)
+    _, arriving, _ = on_table.marks(viewer=hidden)
+    if arriving:
+        listed = " and ".join(arrival_words(r, table, unit_mark) for r in arriving)
+        words = f"{words}; its reinforcements: {listed}" if words else f"has reinforcements: {listed}"
+    return words
+
+
 def deployment_words(deployment, unit_mark: str, hidden: bool = False) -> str:
     """A side's zones in words, joined with "and"; a named zone's name before its place in brackets:
     "enters from the west edge and Drop (in the outline drawn, 18–34″ across and 2–10″ down)". A hidden zone is
@@ -225,14 +323,22 @@ def report_off(points, table, path: tuple, checker: Checker, unit_mark: str) -> 
 
 
 def check(
-    table, terrain: list, objectives: list, deployments: list, names: list[str], checker: Checker, unit_mark: str
+    table, terrain: list, objectives: list, sides: list[OnTable], names: list[str], checker: Checker, unit_mark: str
 ):
-    """Every piece, objective and zone on the table; no two opposing sides' zones overlapping. `deployments` is
-    each side's `deployment` value (or None), `names` the sides' names."""
+    """Every piece, objective, zone, reinforcement, move and unit's starting point on the table; no two opposing
+    sides' zones overlapping. `sides` is what each side puts on the table, `names` the sides' names."""
     for i, feature in enumerate(terrain):
         report_off(feature.points, table, ("terrain", i, feature.shape), checker, unit_mark)
     for i, objective in enumerate(objectives):
         report_off([tuple(objective.at)], table, ("objectives", i, "at"), checker, unit_mark)
+    for s, side in enumerate(sides):
+        for i, reinforcement in enumerate(side.reinforcements):
+            report_off([tuple(reinforcement.at)], table, ("sides", s, "reinforcements", i, "at"), checker, unit_mark)
+        for i, move in enumerate(side.moves):
+            report_off([tuple(p) for p in move.path], table, ("sides", s, "moves", i, "path"), checker, unit_mark)
+        for _, at, path in side.units:
+            report_off([tuple(at)], table, ("sides", s) + tuple(path), checker, unit_mark)
+    deployments = [side.deployment for side in sides]
     rings: list[list[tuple[int, int, list]]] = []
     for s, deployment in enumerate(deployments):
         own = []

@@ -17,7 +17,7 @@ from markupsafe import Markup
 from . import fonts
 from .labels import Box, Label, Placement, around, beside_line, leader_svg, line_bands, text_width, within
 from .svg import EDGE_BAND, MARK_GAP_MM, MapFrame, edge_names, map_frames, points, roomiest, shape_path, side_pattern
-from .table import edge_strip, rect_ring, zones
+from .table import edge_strip, rect_ring
 
 # each kind's fill and pattern: no two area kinds share a pattern, so each reads apart in black and white too
 TERRAIN_STYLE = {
@@ -137,6 +137,7 @@ class TableMap:
         # hill was hatched under the hill's fill and could not be seen
         self.open_ground: list[str] = []
         self.stars: list[str] = []
+        self.marks: list[str] = []  # units' starting points, reinforcements' arrows and planned moves, over the stars
         # every id of the drawing starts with `ids`: a booklet chapter prints a side's own map beside the shared one,
         # and two drawings of one document may not both define 'trees' or 'side0'
         self.ids = ids
@@ -233,20 +234,28 @@ class TableMap:
         spots = around(anchor[0], anchor[1], width, height, fs * 0.5, steps=10)
         self.pending.append((2, Label(text, fs, anchor, spots, kind="terrain", outline=ring, plate=ground)))
 
-    def _line_label(self, text: str, line: list[tuple[float, float]], line_width: float, kind_id: str) -> None:
-        """A road's, river's, wall's or hedge's name beside the line, never on it."""
+    def _line_label(
+        self, text: str, line: list[tuple[float, float]], line_width: float, kind_id: str, roam: bool = False
+    ) -> None:
+        """A road's, river's, wall's or hedge's name beside the line, never on it; with `roam` (a planned move's,
+        whose few short legs left no clear spot beside them: 'Gruppe 1 rushes the bridge' sat on 'Orchard wall'),
+        further out round the line's middle too, on a leader line."""
         fs = self.font
         width, height = text_width(text, fs), fs * 1.2
         spots = []
         for gap in (fs * 0.25, fs * 1.2, fs * 2.4):
             spots += beside_line(line, line_width, width, height, gap)
+        if roam:
+            middle = _midpoint(line)
+            spots += around(middle[0], middle[1], width + line_width, height + line_width, fs * 0.6, steps=10)[1:]
         if not spots:  # a line of no length (its points all one) has no side to sit beside: round the point
             x, y = line[0]
             spots = around(x, y, width, height + line_width, fs * 0.5)[1:]
         own = line_bands(line, line_width)
         reach = line_width / 2 + fs * 0.6
+        kind = "move" if roam else "terrain"
         label = Label(
-            text, fs, line[len(line) // 2], spots, kind="terrain", avoid=own, line=line, reach=reach, ignore=(kind_id,)
+            text, fs, line[len(line) // 2], spots, kind=kind, avoid=own, line=line, reach=reach, ignore=(kind_id,)
         )
         self.pending.append((3, label))
 
@@ -312,6 +321,85 @@ class TableMap:
         ring = [(x + r * math.cos(a * math.pi / 8), y + r * math.sin(a * math.pi / 8)) for a in range(17)]
         label = Label(name, fs, (x, y), spots, bold=True, kind="objective", at="objective", outline=ring)
         self.pending.append((1, label))
+
+    def unit(self, x: float, y: float, shape: str, colour: str, name: str) -> None:
+        """A unit's starting point: its side's shape in its colour, its name beside it."""
+        r = self.font * 0.7
+        # larger than a zone's badge, on a white ground, and marked with a white dot: a token on the table, not a
+        # name's badge (at a badge's size three of the Militia's teams read as three more zone labels)
+        self.marks.append(
+            f'<g fill="#ffffff">{shape_path(shape, x, y, r * 1.3)}</g>'
+            f'<g fill="{colour}" stroke="#000" stroke-width="{0.1 * self.k:g}">{shape_path(shape, x, y, r)}</g>'
+            f'<circle cx="{x:.3f}" cy="{y:.3f}" r="{r * 0.28:.3f}" fill="#ffffff"/>'
+        )
+        r *= 1.3
+        self.placement.block(Box(x - r, y - r, x + r, y + r), "unit")
+        fs = self.font * TICK_SIZE  # 7.2 pt: smaller than a piece's name, no smaller than the scale's numbers
+        width, height = text_width(name, fs), fs * 1.2
+        below = (x, y + r + height / 2 + self.placement.gap)
+        spots = [below] + around(x, y, width + 2 * r, height + 2 * r, fs * 0.4, steps=12)[1:]
+        ring = [(x + r * math.cos(a * math.pi / 8), y + r * math.sin(a * math.pi / 8)) for a in range(17)]
+        self.pending.append((1, Label(name, fs, (x, y), spots, kind="unit", at="unit", outline=ring)))
+
+    def reinforcement(self, x: float, y: float, colour: str, name: str) -> None:
+        """Troops arriving: a broad arrow in the side's colour pointing onto the table from the nearest edge, its
+        tail on the point when the point is on that edge (its head on the point inside the table), named beside."""
+        fs = self.font
+        edge = min(
+            ("west", x), ("east", self.width - x), ("north", y), ("south", self.depth - y), key=lambda item: item[1]
+        )
+        dx, dy = {"west": (1, 0), "east": (-1, 0), "north": (0, 1), "south": (0, -1)}[edge[0]]
+        length = fs * 3.2
+        tail = (x, y) if edge[1] <= fs * 0.5 else (x - dx * length, y - dy * length)
+        arrow = _broad_arrow(tail, (dx, dy), length, fs)
+        self.marks.append(
+            f'<polygon points="{points(arrow)}" fill="{colour}" stroke="#000" stroke-width="{0.1 * self.k:g}" '
+            'stroke-linejoin="round"/>'
+        )
+        xs, ys = [p[0] for p in arrow], [p[1] for p in arrow]
+        self.placement.block(Box(min(xs), min(ys), max(xs), max(ys)), "reinforcement")
+        size = fs * 0.95
+        width, height = text_width(name, size, bold=True), size * 1.2
+        cx, cy = tail[0] + dx * length / 2, tail[1] + dy * length / 2
+        beyond = length + fs * 0.4 + abs(dx) * width / 2 + abs(dy) * height / 2  # past the arrow's head
+        spots = [
+            (cx + dy * (width / 2 + fs * 0.8), cy + dx * (height / 2 + fs * 0.8)),
+            (cx - dy * (width / 2 + fs * 0.8), cy - dx * (height / 2 + fs * 0.8)),
+            (tail[0] + dx * beyond, tail[1] + dy * beyond),
+        ] + around(cx, cy, width + length, height + length, fs * 0.4, steps=10)[1:]
+        ring = arrow + [arrow[0]]
+        label = Label(name, size, (cx, cy), spots, bold=True, kind="reinforcement", at="reinforcement", outline=ring)
+        self.pending.append((1, label))
+
+    def move(self, path: list, colour: str, name: str) -> None:
+        """A planned move: a dashed line in the side's colour along its points, an arrowhead at the last, and its
+        name beside the line."""
+        k, fs = self.k, self.font
+        line = [tuple(map(float, p)) for p in path]
+        head = fs * 0.9
+        (x0, y0), (x1, y1) = line[-2], line[-1]
+        length = math.hypot(x1 - x0, y1 - y0) or 1.0
+        ux, uy = (x1 - x0) / length, (y1 - y0) / length
+        # the dashes stop at the head's base: a butt end poking through the point of the arrow blunted it
+        shaft = line[:-1] + [(x1 - ux * head * 0.8, y1 - uy * head * 0.8)]
+        d = "M" + " L".join(f"{x:.2f} {y:.2f}" for x, y in shaft)
+        width = 0.4 * k
+        self.marks.append(
+            f'<path d="{d}" fill="none" stroke="#ffffff" stroke-width="{width * 2.2:g}" stroke-linejoin="round"/>'
+            f'<path d="{d}" fill="none" stroke="{colour}" stroke-width="{width:g}" stroke-linejoin="round" '
+            f'stroke-dasharray="{1.4 * k:g} {0.7 * k:g}"/>'
+        )
+        tip = [(x1, y1), (x1 - ux * head - uy * head * 0.45, y1 - uy * head + ux * head * 0.45)]
+        tip.append((x1 - ux * head + uy * head * 0.45, y1 - uy * head - ux * head * 0.45))
+        self.marks.append(
+            f'<polygon points="{points(tip)}" fill="{colour}" stroke="#000" stroke-width="{0.06 * k:g}"/>'
+        )
+        kind_id = f"move {len(self.marks)}"
+        self.placement.block_line(line, width * 2.2, kind_id)
+        xs, ys = [p[0] for p in tip], [p[1] for p in tip]
+        self.placement.block(Box(min(xs), min(ys), max(xs), max(ys)), kind_id)
+        if name:
+            self._line_label(name, line, width * 2.2, kind_id, roam=True)
 
     # --- labels ------------------------------------------------------------------------------
     def place_labels(self) -> list:
@@ -427,7 +515,7 @@ class TableMap:
             f'width="{width_mm:.1f}mm" height="{height_mm:.1f}mm" font-family=\'{fonts.TEXT}\'>'
             f"<defs>{''.join(self.defs)}</defs>"
             f'<rect x="0" y="0" width="{W:g}" height="{D:g}" fill="#f7f5ee" stroke="#000" stroke-width="{FRAME * k:g}"/>'
-            f"{body}{''.join(self.zones)}{''.join(self.stars)}{leaders}{labels}{''.join(ticks)}{edges}{legend}</svg>"
+            f"{body}{''.join(self.zones)}{''.join(self.stars)}{''.join(self.marks)}{leaders}{labels}{''.join(ticks)}{edges}{legend}</svg>"
         )
 
 
@@ -506,8 +594,38 @@ def _entry_arrows(edge: str, strip: float, width: float, depth: float) -> list[l
     return out
 
 
+def _midpoint(line: list[tuple[float, float]]) -> tuple[float, float]:
+    """The point halfway along a line, measured along its length."""
+    lengths = [math.hypot(b[0] - a[0], b[1] - a[1]) for a, b in zip(line, line[1:])]
+    left = sum(lengths) / 2
+    for (a, b), length in zip(zip(line, line[1:]), lengths):
+        if left <= length and length > 0:
+            t = left / length
+            return (a[0] + (b[0] - a[0]) * t, a[1] + (b[1] - a[1]) * t)
+        left -= length
+    return line[-1]
+
+
+def _broad_arrow(tail: tuple[float, float], direction: tuple[int, int], length: float, fs: float) -> list:
+    """A broad arrow's corners from its tail's middle along an axis `direction`, `length` long (a reinforcement's)."""
+    (x, y), (dx, dy) = tail, direction
+    shaft, head, neck = fs * 0.32, fs * 0.75, length - fs * 1.1
+    # across the arrow: (-dy, dx)
+    nx, ny = -dy, dx
+    along = [(0, shaft), (neck, shaft), (neck, head), (length, 0), (neck, -head), (neck, -shaft), (0, -shaft)]
+    return [(x + dx * a + nx * c, y + dy * a + ny * c) for a, c in along]
+
+
+LEGEND_NAMES = {
+    "objective": "Objective",
+    "unit": "Unit’s start",
+    "reinforcements": "Reinforcements",
+    "move": "Planned move",
+}
+
+
 def _legend_name(kind: str) -> str:
-    return "Objective" if kind == "objective" else kind.capitalize()
+    return LEGEND_NAMES.get(kind, kind.capitalize())
 
 
 def swatch(kind: str, x: float, y: float, size: float, k: float = 1.0, ids: str = "") -> str:
@@ -515,6 +633,22 @@ def swatch(kind: str, x: float, y: float, size: float, k: float = 1.0, ids: str 
     map of `k` units an inch)."""
     if kind == "objective":
         return f'<g fill="#ffd84a" stroke="#000" stroke-width="{0.15 * k:g}">{shape_path("star", x + size / 2, y + size / 2, size * 0.45)}</g>'
+    if kind == "unit":
+        cx, cy, r = x + size / 2, y + size / 2, size * 0.4
+        return (
+            f'<circle cx="{cx:.2f}" cy="{cy:.2f}" r="{r:.2f}" fill="#8a8a8a" stroke="#000" stroke-width="{0.1 * k:g}"/>'
+            f'<circle cx="{cx:.2f}" cy="{cy:.2f}" r="{r * 0.28:.2f}" fill="#ffffff"/>'
+        )
+    if kind == "reinforcements":
+        arrow = _broad_arrow((x, y + size / 2), (1, 0), size, size * 0.55)
+        return f'<polygon points="{points(arrow)}" fill="#8a8a8a" stroke="#000" stroke-width="{0.1 * k:g}"/>'
+    if kind == "move":
+        d = f"M{x:.2f} {y + size / 2:.2f} H{x + size * 0.7:.2f}"
+        tip = [(x + size, y + size / 2), (x + size * 0.6, y + size * 0.25), (x + size * 0.6, y + size * 0.75)]
+        return (
+            f'<path d="{d}" stroke="#5a5a5a" stroke-width="{0.4 * k:g}" stroke-dasharray="{0.9 * k:g} {0.45 * k:g}"/>'
+            f'<polygon points="{points(tip)}" fill="#5a5a5a"/>'
+        )
     fill, pattern = TERRAIN_STYLE.get(kind, ("#dddddd", None))
     if kind in LINEAR_KINDS:
         band = size * (0.5 if kind in ("river", "road") else 0.22)
@@ -549,7 +683,7 @@ class TableView:
     """What a system's table map is drawn from, kept by its Prepared so each side's orders draw their own map."""
 
     battle: Any  # the scenario's table, terrain and objectives (.table, .terrain, .objectives)
-    deployments: list  # each side's `deployment`, in the order of the sides
+    on_table: list  # what each side puts on the table (table.OnTable), in the order of the sides
     sides: list  # the core's side views
     cover: Callable | None = None
     edges: bool = False
@@ -558,8 +692,7 @@ class TableView:
     def draw(self, viewer: int | None = None, frame: MapFrame | None = None) -> tuple[Markup, str]:
         """The map as one SVG, and the orientation of its page: the shared map, or side `viewer`'s (its hidden
         zones drawn too); in `frame`, or on whichever page shows it larger."""
-        battle, deployments, sides = self.battle, self.deployments, self.sides
-        drawing = table_map(battle, deployments, sides, self.cover, self.edges, self.unit, viewer, frame)
+        drawing = table_map(self.battle, self.on_table, self.sides, self.cover, self.edges, self.unit, viewer, frame)
         return drawing.svg(), drawing.frame.orientation
 
 
@@ -572,7 +705,7 @@ def in_a_frame() -> MapFrame:
 
 def table_map(
     battle,
-    deployments: list,
+    on_table: list,
     sides: list,
     cover=None,
     edges: bool = False,
@@ -580,14 +713,19 @@ def table_map(
     viewer: int | None = None,
     frame: MapFrame | None = None,
 ) -> TableMap:
-    """The scenario's table: terrain labelled (with its cover, where `cover(piece)` gives one), each side's
-    deployment zones (`deployments`, each side's `deployment` value in the order of `sides`), the objectives with
-    their victory points, a legend, and the edges' names when `edges` (the scenario's words refer to the compass).
-    A hidden zone is drawn only on the map of its own side's orders (`viewer`, that side's index)."""
+    """The scenario's table: terrain labelled (with its cover, where `cover(piece)` gives one), what each side
+    puts on it (`on_table`, a table.OnTable a side in the order of `sides`: deployment zones, reinforcements,
+    planned moves, units' starting points), the objectives with their victory points, a legend, and the edges'
+    names when `edges` (the scenario's words refer to the compass). A hidden zone, reinforcement or move is drawn
+    only on the map of its own side's orders (`viewer`, that side's index)."""
     table = battle.table
     kinds = [kind for kind in TERRAIN_STYLE if any(f.kind == kind for f in battle.terrain)]
     kinds += sorted({f.kind for f in battle.terrain} - set(kinds))
+    marks = [side.marks(viewer=view.index == viewer) for view, side in zip(sides, on_table)]
     legend = kinds + (["objective"] if battle.objectives else [])
+    legend += ["unit"] if any(side.units for side in on_table) else []
+    legend += ["reinforcements"] if any(arriving for _, arriving, _ in marks) else []
+    legend += ["move"] if any(moves for _, _, moves in marks) else []
     tick = tick_for(table.width, table.depth, unit)
     per_inch = PER_INCH[unit]
 
@@ -605,10 +743,8 @@ def table_map(
         if level and level != "none" and label:
             label = f"{label} ({level})"
         drawing.terrain(feature.kind, feature.shape, getattr(feature, feature.shape), feature.width or 2, label)
-    for view, deployment in zip(sides, deployments):
-        for zone in zones(deployment):
-            if zone.hidden and view.index != viewer:
-                continue
+    for view, (own, _, _) in zip(sides, marks):
+        for zone in own:
             # a named zone is labelled by its name, the side's badge beside it: 'King's Own Rifles: Flank guard' was
             # wider than its zone and printed outside it, across a wall
             label = zone.name or view.name
@@ -619,4 +755,12 @@ def table_map(
     for objective in battle.objectives:
         name = objective.name if objective.points is None else f"{objective.name} ({objective.points} VP)"
         drawing.objective(objective.at[0], objective.at[1], name)
+    for view, side, (_, arriving, moves) in zip(sides, on_table, marks):
+        for move in moves:
+            drawing.move(move.path, view.colour, move.name)
+        for name, at, _ in side.units:
+            drawing.unit(at[0], at[1], view.shape, view.colour, name)
+        for reinforcement in arriving:
+            turn = f" (turn {reinforcement.turn})" if reinforcement.turn is not None else ""
+            drawing.reinforcement(reinforcement.at[0], reinforcement.at[1], view.colour, reinforcement.name + turn)
     return drawing

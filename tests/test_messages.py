@@ -93,7 +93,7 @@ def test_a_list_of_the_wrong_length_says_how_many_it_holds(muster, tmp_path):
     list)": it is a list, of three. The message says how many entries the list holds."""
     text = (SCENARIOS / "bridge.yaml").read_text(encoding="utf-8")
     path = tmp_path / "short.yaml"
-    path.write_text(text.replace("deployment: [0, 38, 28, 10]", "deployment: [0, 38, 28]"), encoding="utf-8")
+    path.write_text(text.replace("deployment: [48, 0, 24, 10]", "deployment: [48, 0, 24]"), encoding="utf-8")
     result = muster("validate", path)
     assert result.code == 1
     assert "expected [x, y, width, depth], 4 numbers from 0 to 480 (got a list of 3 entries)" in result.err

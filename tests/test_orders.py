@@ -15,8 +15,10 @@ RACE = SCENARIOS / "warspike-bridge-race.yaml"
 ORDERED = RACE.read_text(encoding="utf-8")
 
 
-def _text(pdf) -> str:
-    return " ".join(" ".join(page.extract_text() for page in PdfReader(pdf).pages).split())
+def _text(pdf, maps: bool = True) -> str:
+    """A PDF's words; without its map pages where not `maps`."""
+    pages = [page.extract_text() for page in PdfReader(pdf).pages]
+    return " ".join(" ".join(page for page in pages if maps or "Your deployment" not in page).split())
 
 
 def test_each_sides_orders_print_in_its_own_handout_and_never_in_the_shared_pack(tmp_path, muster):
@@ -41,9 +43,11 @@ def test_each_sides_orders_print_in_its_own_handout_and_never_in_the_shared_pack
     jager = _text(folder / "race-orders-landwehr-jager.pdf")
     assert "do not blow it" in rifles and "do not blow it" not in shared + jager
     assert "guns come up at" in jager and "guns come up at" not in shared + rifles
-    # its own forces, not the enemy's
-    assert "1 Sec Alpha" in rifles and "Gruppe 1 Trupp A" not in rifles
-    assert "Gruppe 1 Trupp A" in jager and "1 Sec Alpha" not in jager
+    # its own forces, not the enemy's (the map, on a page of its own, labels every Unit the scenario places)
+    rifles_forces = _text(folder / "race-orders-kings-own-rifles.pdf", maps=False)
+    jager_forces = _text(folder / "race-orders-landwehr-jager.pdf", maps=False)
+    assert "1 Sec Alpha" in rifles_forces and "Gruppe 1 Trupp A" not in rifles_forces
+    assert "Gruppe 1 Trupp A" in jager_forces and "1 Sec Alpha" not in jager_forces
     # the hidden zone: on the Rifles' own map and in their deployment line, nowhere else
     assert "Flank guard" in rifles
     assert "Flank guard" not in shared and "Flank guard" not in jager

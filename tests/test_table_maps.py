@@ -47,7 +47,7 @@ def test_a_side_deploys_in_several_zones_polygons_and_from_a_table_edge(tmp_path
     assert svg.count('fill="url(#side1)"') == 2
     # the drop zone's own corners, and three arrows onto the table from the west edge in the Marines' green
     assert 'points="20,2 30,2 34,10 18,10"' in svg
-    assert len(re.findall(r'<polygon points="[^"]+" fill="#3b7a35" stroke="#000"', svg)) == 3
+    assert len(re.findall(r'<polygon points="[^"]+" fill="#3b7a35" stroke="#000" stroke-width="0.08"', svg)) == 3
     result = muster("build", path, "--out", tmp_path / "out")
     assert result.code == 0, result.err
     text = _pack_text(tmp_path / "out" / "relay-zones" / "relay-zones.pdf")
@@ -211,7 +211,7 @@ def test_a_zone_on_a_hill_is_hatched_over_it_and_a_named_zone_is_labelled_inside
     race = load(SCENARIOS / "warspike-bridge-race.yaml")
     system = race.system
     view = system.prepare(race, 0).table_view
-    drawing = tablemap.table_map(view.battle, view.deployments, view.sides, viewer=0)
+    drawing = tablemap.table_map(view.battle, view.on_table, view.sides, viewer=0)
     placed = {p.label.text: p.box for p in drawing.place_labels()}
     assert "Flank guard" in placed
     box = placed["Flank guard"]

@@ -339,9 +339,12 @@ def test_a_right_aligned_figure_is_set_apart_from_the_left_aligned_column_after_
 def test_a_block_whose_name_says_its_level_is_not_tagged_with_it_again(name, built):
     """Issue 11 (a fresh read of both turn trackers): "1 Platoon Platoon", "1 Section Section" and
     "Half-Centuria Centuria" (a half-centuria is not a centuria). The roster already left the level off where the
-    name says it; the tracker did not. Both print the level only where the name does not say it."""
+    name says it; the tracker did not. Both print the level only where the name does not say it. (The map's page
+    is left out: its Units' names are labels round their tokens, read in no order: 'Contubernium II' over
+    'Contubernium I'.)"""
     pack, _ = built(name)
-    text = " ".join(" ".join(page.extract_text() for page in PdfReader(pack).pages).split())
+    pages = [page.extract_text() for page in PdfReader(pack).pages]
+    text = " ".join(" ".join(page for page in pages if "from the top-left corner" not in page).split())
     for doubled in ("Platoon Platoon", "Section Section", "Centuria Centuria", "Contubernium Contubernium"):
         assert doubled not in text
 

@@ -345,7 +345,7 @@ class System:
         system that draws its map from a tablemap.TableView), or the shared map; and its zones in words. In a
         `book`, the map fits the orders page's dashed frame."""
         from ..distances import UNIT_MARKS  # here: the table's modules import the scenario, which imports this one
-        from ..table import deployment_words, zones
+        from ..table import side_words
 
         view = getattr(prepared, "table_view", None)
         if view is None:
@@ -354,9 +354,9 @@ class System:
         from ..tablemap import in_a_frame
 
         svg, page = view.draw(index, in_a_frame() if book else None)
-        own = view.deployments[index]
-        words = deployment_words(own, UNIT_MARKS[view.unit], hidden=True)
-        return {"map": svg, "map_page": page, "deployment": words, "hidden": any(z.hidden for z in zones(own))}
+        own = view.on_table[index]
+        words = side_words(own, view.battle.table, UNIT_MARKS[view.unit], hidden=True)
+        return {"map": svg, "map_page": page, "deployment": words, "hidden": own.hidden}
 
     def cards(self, prepared: Prepared, card_size: str) -> list[dict]:
         """One dict per card front, laid out for `card_size` (one of card_sizes); each has `kind` for the card macro."""

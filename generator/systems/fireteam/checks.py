@@ -48,8 +48,8 @@ def check(rules: Rules, battle, forces: list, names_of_sides: list[str], checker
         warnings.append(
             (("sides",), f"{vehicles} vehicles: the rules advise very rarely more than {limits.vehicles_warn_above}")
         )
-    deployments = [side.deployment for side in forces]
-    tabletop.check(table, battle.terrain, battle.objectives, deployments, names_of_sides, checker, '"')
+    on_table = [tabletop.OnTable.of(side, "teams", "vehicles") for side in forces]
+    tabletop.check(table, battle.terrain, battle.objectives, on_table, names_of_sides, checker, '"')
     return warnings
 
 

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from markupsafe import Markup
 
+from ...table import OnTable
 from ...tablemap import TableMap, TableView
 from ...tablemap import table_map as drawn
 from .models import Rules
@@ -15,7 +16,7 @@ def table_view(rules: Rules, battle, forces: list, sides: list, edges: bool = Fa
     default_cover = {kind.name: kind.cover for kind in rules.terrain}
     return TableView(
         battle,
-        [side.deployment for side in forces],
+        [OnTable.of(side, "teams", "vehicles") for side in forces],
         sides,
         cover=lambda feature: feature.cover or default_cover[feature.kind],
         edges=edges,
@@ -25,7 +26,7 @@ def table_view(rules: Rules, battle, forces: list, sides: list, edges: bool = Fa
 def table_map(rules: Rules, battle, forces: list, sides: list, edges: bool = False) -> TableMap:
     """The scenario's shared table map (tablemap.table_map), labelled with cover."""
     view = table_view(rules, battle, forces, sides, edges)
-    return drawn(view.battle, view.deployments, view.sides, view.cover, view.edges)
+    return drawn(view.battle, view.on_table, view.sides, view.cover, view.edges)
 
 
 def draw(rules: Rules, battle, forces: list, sides: list, edges: bool = False) -> tuple[Markup, str]:

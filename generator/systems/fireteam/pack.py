@@ -5,7 +5,7 @@ from __future__ import annotations
 import re
 
 from ...distances import INCH, distance, inch_marks
-from ...table import deployment_words
+from ...table import OnTable, side_words
 from ...tables import share
 from . import odds
 from .models import Rules
@@ -127,7 +127,7 @@ def _force(rules: Rules, weapons: dict, view, side, prepared) -> dict:
         "teams": teams,
         "vehicles": vehicles,
         "figures": count,
-        "deployment": deployment_words(side.deployment, INCH),
+        "deployment": side_words(OnTable.of(side, "teams", "vehicles"), prepared.battle.table, INCH),
         # seed 001: a side withdraws once it "has lost more than 50% of the starting number"
         "break_losses": int(count * rules.morale.side_loss) + 1,
         "break_share": share(rules.morale.side_loss),

@@ -12,7 +12,17 @@ from dataclasses import dataclass
 from ...models import FromRules, Model, Typed, key
 from ...scenario import NAME_PATTERN
 from ...schema import Bool, Choice, Int, ListOf, Str
-from ...table import DEPLOYMENT, Objective, TableSize
+from ...table import (
+    AT_DOC,
+    DEPLOYMENT,
+    MOVES,
+    MOVES_DOC,
+    POINT,
+    REINFORCEMENTS,
+    REINFORCEMENTS_DOC,
+    Objective,
+    TableSize,
+)
 from ...table import Feature as Piece
 
 PERSON = Str(40, NAME_PATTERN, "a name")
@@ -79,6 +89,7 @@ class Team(Model):
         Bool(), "A group of less capable fighters (Poor or Fair), allowed more than six figures.", default=False
     )
     figures: list = key(ListOf(Typed(Figure), min=1, max=60), "The figures, one line each or with a count.")
+    at: list | None = key(POINT, AT_DOC, default=None)
 
 
 @dataclass(frozen=True)
@@ -93,6 +104,7 @@ class Vehicle(Model):
     quality: str = key(A_QUALITY, "The crew's quality.")
     weapons: list = key(ListOf(A_WEAPON, min=1, max=4), "The vehicle's weapons.")
     player: str | None = key(PERSON, "Who drives it.", default=None)
+    at: list | None = key(POINT, AT_DOC, default=None)
 
 
 @dataclass(frozen=True)
@@ -107,6 +119,8 @@ class Side(Model):
         "`rect`, a `polygon` or an `edge` (with a `depth`, a strip along it; without, the side enters from it).",
         default=None,
     )
+    reinforcements: list = key(REINFORCEMENTS, REINFORCEMENTS_DOC, default=[])
+    moves: list = key(MOVES, MOVES_DOC, default=[])
 
 
 def read(scenario) -> tuple:

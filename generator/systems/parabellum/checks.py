@@ -13,8 +13,8 @@ def check(scenario, checker: Checker) -> list:
     variants = setup.variants
     if setup.table is not None:
         names = [side["name"] for side in scenario.sides]
-        deployments = [side.get("deployment") for side in scenario.sides]
-        table.check(setup.table, setup.terrain, setup.objectives, deployments, names, checker, '"')
+        on_table = [table.OnTable.of(Side.from_clean(side), "units") for side in scenario.sides]
+        table.check(setup.table, setup.terrain, setup.objectives, on_table, names, checker, '"')
     variant_on = DISCIPLINE in variants
     for i, name in enumerate(variants):
         if name in variants[:i]:

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from ...distances import INCH
-from ...table import deployment_words
+from ...table import side_words
 from . import odds, plans
 from .models import Rules
 from .roster import ForcesPrepared, form_name, tag_label
@@ -201,9 +201,9 @@ def pack(rules: Rules, prepared: ForcesPrepared, leaves_out: frozenset[str], wri
         "unit_mark": INCH,
         "objectives": prepared.setup.objectives,
         "deployments": [
-            {"side": force.side, "words": deployment_words(deployment, INCH)}
-            for force, deployment in zip(prepared.forces, prepared.deployments)
-            if deployment
+            {"side": force.side, "words": words}
+            for force, on_table in zip(prepared.forces, prepared.on_table)
+            if (words := side_words(on_table, prepared.setup.table, INCH))
         ],
         "terrain_note": rules.terrain_note.note if prepared.setup.terrain else "",
     }

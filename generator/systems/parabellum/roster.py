@@ -7,6 +7,7 @@ from dataclasses import dataclass, field
 from ...models import english_list
 from ...scenario import SideView
 from ...svg import names_compass
+from ...table import OnTable
 from ...tablemap import TableView
 from ..base import Prepared
 from . import odds, plans
@@ -39,7 +40,7 @@ class ForcesPrepared(Prepared):
     forces: list[Force] = field(default_factory=list)
     disciplines: set = field(default_factory=set)  # the discipline scores the units have (None: units without one)
     setup: Setup | None = None  # the scenario's Para Bellum keys
-    deployments: list = field(default_factory=list)  # each side's `deployment`, in order (None where it has none)
+    on_table: list = field(default_factory=list)  # what each side puts on the table (table.OnTable), in order
     map: str = ""  # the table's map, where the scenario gives a table, terrain, objectives or deployment zones
     map_page: str = "portrait"
     table_view: object = None  # what the map is drawn from (tablemap.TableView): each side's orders draw their own
@@ -195,11 +196,11 @@ def prepare(rules: Rules, scenario, seed: int) -> ForcesPrepared:
     setup = Setup.of(scenario)
     variants = tuple(setup.variants)
     prepared = ForcesPrepared(scenario, seed, deck=None, variants=variants, plans=plans.all_plans(rules), setup=setup)
-    prepared.deployments = [side.get("deployment") for side in scenario.sides]
+    prepared.on_table = [OnTable.of(Side.from_clean(side), "units") for side in scenario.sides]
     if setup.table is not None:
         names = [o.name for o in setup.objectives] + [f.name for f in setup.terrain]
         edges = names_compass(scenario, names)
-        prepared.table_view = TableView(setup, prepared.deployments, scenario.side_views, edges=edges)
+        prepared.table_view = TableView(setup, prepared.on_table, scenario.side_views, edges=edges)
         prepared.map, prepared.map_page = prepared.table_view.draw()
     discipline_on = DISCIPLINE in variants
     for view, side in zip(scenario.side_views, scenario.sides):

@@ -7,7 +7,18 @@ from dataclasses import dataclass, replace
 from ...models import FromRules, Model, Typed, key
 from ...scenario import NAME_PATTERN
 from ...schema import Bool, Choice, Int, ListOf, Str
-from ...table import DEPLOYMENT, Feature, Objective, TableSize
+from ...table import (
+    AT_DOC,
+    DEPLOYMENT,
+    MOVES,
+    MOVES_DOC,
+    POINT,
+    REINFORCEMENTS,
+    REINFORCEMENTS_DOC,
+    Feature,
+    Objective,
+    TableSize,
+)
 
 DISCIPLINE = "discipline"
 DEFAULT_TABLE = TableSize(72, 48)  # a map's table when a scenario places terrain, zones or objectives but no size
@@ -56,6 +67,7 @@ class Unit(Model):
         "Discipline score needed on a D6 (2 to 6); required with the discipline variant, refused without it.",
         default=None,
     )
+    at: list | None = key(POINT, AT_DOC, default=None)
 
     def after(self, path, checker):
         if self.hq and self.command_points is None:
@@ -77,6 +89,8 @@ class Side(Model):
         "`rect`, a `polygon` or an `edge` (with a `depth`, a strip along it; without, the side enters from it).",
         default=None,
     )
+    reinforcements: list = key(REINFORCEMENTS, REINFORCEMENTS_DOC, default=[])
+    moves: list = key(MOVES, MOVES_DOC, default=[])
 
 
 @dataclass(frozen=True)

@@ -8,6 +8,7 @@ from pathlib import Path
 from ...counters import MARKER_MM
 from ...schema import Checker, Key
 from ...svg import names_compass
+from ...table import OnTable
 from ...tablemap import TableView
 from ...tables import Table
 from ..base import Prepared, System
@@ -83,8 +84,8 @@ class WarSpike(System):
         if settings.table is not None:
             names = [o.name for o in settings.objectives] + [f.name for f in settings.terrain]
             edges = names_compass(scenario, names)
-            deployments = [army.deployment for army in armies]
-            view = TableView(settings, deployments, sides, edges=edges, unit=settings.distance_unit)
+            on_table = [OnTable.of(army, "units") for army in armies]
+            view = TableView(settings, on_table, sides, edges=edges, unit=settings.distance_unit)
             drawn, page = view.draw()
         return BlocksPrepared(
             scenario, seed, None, settings, forces, frozenset(reactions), changeover, drawn, page, armies, view

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from ...models import english_list
-from ...table import deployment_words
+from ...table import OnTable, side_words
 from . import advantage
 from .models import Rules
 from .scenario import DISTANCE_UNITS
@@ -165,9 +165,9 @@ def pack(prepared, rules: Rules, marked: dict) -> dict:
         "unit_mark": mark,
         "objectives": settings.objectives,
         "deployments": [
-            {"side": force["side"], "words": deployment_words(army.deployment, mark)}
+            {"side": force["side"], "words": words}
             for force, army in zip(forces, prepared.armies)
-            if army.deployment
+            if (words := side_words(OnTable.of(army, "units"), settings.table, mark))
         ],
         "terrain_note": rules.terrain_note.note if settings.terrain else "",
         "rules": rules,

@@ -8,7 +8,18 @@ from ...distances import INCH
 from ...models import FromRules, Model, Typed, key
 from ...scenario import NAME_PATTERN
 from ...schema import Bool, Choice, Int, ListOf, Num, Str
-from ...table import DEPLOYMENT, Feature, Objective, TableSize
+from ...table import (
+    AT_DOC,
+    DEPLOYMENT,
+    MOVES,
+    MOVES_DOC,
+    POINT,
+    REINFORCEMENTS,
+    REINFORCEMENTS_DOC,
+    Feature,
+    Objective,
+    TableSize,
+)
 from .models import Rules
 
 # the mark printed after a Move and the unit in words (seed 002 gives no unit: see the rule data's move_distance)
@@ -41,6 +52,7 @@ class Unit(Model):
         default=None,
     )
     hold: bool = key(Bool(), "Under hold orders: the Unit holds its ground and only reacts.", default=False)
+    at: list | None = key(POINT, AT_DOC, default=None)
 
 
 @dataclass(frozen=True, kw_only=True)  # keys in the order authors write them, required or not
@@ -91,6 +103,8 @@ class Army(Model):
         "enters from it).",
         default=None,
     )
+    reinforcements: list = key(REINFORCEMENTS, REINFORCEMENTS_DOC, default=[])
+    moves: list = key(MOVES, MOVES_DOC, default=[])
 
     @classmethod
     def of(cls, side: dict) -> Army:

@@ -1,0 +1,196 @@
+"""Issue 15: what a side puts on a table map besides its zones: units' starting points (`at`), reinforcements
+arriving during the game, and planned moves drawn as arrows; each checked on the table at its line and column,
+and a hidden one drawn on its own side's orders map alone."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+from conftest import SCENARIOS
+from pypdf import PdfReader
+
+from generator import tablemap
+from generator.build import load
+from generator.labels import curl_quotes
+from generator.table import OnTable, Reinforcement, TableSize, point_words, side_words
+
+
+def _text(pdf) -> str:
+    return " ".join(" ".join(page.extract_text() for page in PdfReader(pdf).pages).split())
+
+
+def _write(tmp_path, example: str, old: str, new: str, name: str = "marks.yaml"):
+    """The example with `old` replaced by `new` (exactly once), written to tmp_path; its path and its text."""
+    text = (SCENARIOS / example).read_text(encoding="utf-8")
+    assert text.count(old) == 1, old
+    text = text.replace(old, new)
+    path = tmp_path / name
+    path.write_text(text, encoding="utf-8")
+    return path, text
+
+
+def _line_of(text: str, fragment: str) -> int:
+    return next(n for n, row in enumerate(text.splitlines(), 1) if fragment in row)
+
+
+def test_every_example_with_a_table_shows_its_units_reinforcements_and_moves_where_it_gives_them():
+    """Units may be given starting positions and are then drawn with their side's shape and a label: every unit an
+    example places is a token on its map in its side's colour with its name; the Vesta raiders' Outriders arrive
+    by an arrow from the east edge; relay-station's two thrusts are dashed arrows; the legend names each."""
+    for name, tokens in (("bridge", 6), ("relay-station", 5), ("warspike-hold-the-ford", 8), ("vesta-relay", 1)):
+        scenario = load(SCENARIOS / f"{name}.yaml")
+        prepared = scenario.system.prepare(scenario, 0)
+        svg = str(prepared.map)
+        # a token: a white ground, the side's shape in its colour, a white dot at its middle (and one in the legend)
+        dots = re.findall(r'<circle cx="[\d.]+" cy="[\d.]+" r="[\d.]+" fill="#ffffff"/>', svg)
+        assert len(dots) == tokens + 1, (name, len(dots))
+        placed = _placed(prepared)
+        for side in prepared.table_view.on_table:
+            for unit, _, _ in side.units:
+                assert curl_quotes(unit) in placed, (name, unit)
+        assert "Unit’s start" in svg
+    vesta = load(SCENARIOS / "vesta-relay.yaml")
+    prepared = vesta.system.prepare(vesta, 0)
+    assert "Outriders (turn 2)" in _placed(prepared) and ">Reinforcements<" in str(prepared.map)
+    relay = load(SCENARIOS / "relay-station.yaml")
+    prepared = relay.system.prepare(relay, 0)
+    svg = str(prepared.map)
+    assert {"Skyhook jumps to the roof", "Gatecrash storms the gate"} <= _placed(prepared)
+    assert len(re.findall(r'stroke="#3b7a35" stroke-width="[\d.]+" stroke-linejoin="round" stroke-dasharray', svg)) == 2
+    assert ">Planned move<" in svg
+
+
+def _placed(prepared) -> set[str]:
+    view = prepared.table_view
+    drawing = tablemap.table_map(view.battle, view.on_table, view.sides, view.cover, view.edges, view.unit)
+    return {p.label.text for p in drawing.place_labels()}
+
+
+def test_a_reinforcement_is_said_under_the_map_and_its_arrow_points_onto_the_table(tmp_path, muster):
+    """The note under the map says when and where each side's reinforcements come on, in the map's measures; the
+    arrow's tail is on the edge's point and its head inside the table."""
+    out = tmp_path / "out"
+    assert muster("build", SCENARIOS / "vesta-relay.yaml", "--out", out).code == 0
+    text = _text(out / "vesta-relay" / "vesta-relay.pdf")
+    assert (
+        "Free Colonies Raiders 0–48″ across and 40–48″ down; its reinforcements: Outriders on turn 2, on the east "
+        "edge, 30″ down" in text
+    )
+    drawing = tablemap.TableMap(48, 48)
+    drawing.reinforcement(48, 30, "#b0352b", "Outriders")
+    corners = [tuple(map(float, p.split(","))) for p in re.search(r'points="([^"]+)"', drawing.marks[0])[1].split()]
+    assert max(x for x, _ in corners) == pytest.approx(48)  # the tail on the east edge
+    assert min(x for x, _ in corners) < 48 - 2 * drawing.font  # the head well inside the table
+    assert all(29 <= y <= 31 for _, y in corners)
+
+
+def test_point_and_side_words():
+    table = TableSize(72, 48)
+    assert point_words([0, 24], table, "″") == "on the west edge, 24″ down"
+    assert point_words([30, 48], table, "″") == "on the south edge, 30″ across"
+    assert point_words([30, 12.5], table, "″") == "at 30″ across, 12.5″ down"
+    arriving = Reinforcement(name="Second column", at=[72, 10], turn=4)
+    quiet = Reinforcement(name="Scouts", at=[0, 0], hidden=True)
+    side = OnTable([0, 0, 12, 48], [arriving, quiet])
+    said = "0–12″ across and 0–48″ down; its reinforcements: Second column on turn 4, on the east edge, 10″ down"
+    assert side_words(side, table, "″") == said
+    assert side_words(side, table, "″", hidden=True) == said + " and Scouts, on the west edge, 0″ down"
+    assert side_words(OnTable(None, [arriving]), table, "″").startswith("has reinforcements: Second column")
+    assert side.hidden and not OnTable([0, 0, 12, 48], [arriving]).hidden
+
+
+@pytest.mark.parametrize(
+    "example, old, new, key",
+    [
+        ("bridge.yaml", "        at: [22, 43]\n", "        at: [75, 43]\n", "sides[0].teams[1].at"),
+        (
+            "relay-station.yaml",
+            "        at: [42, 24]\n",
+            "        at: [42, 52]\n",
+            "sides[1].vehicles[0].at",
+        ),
+        (
+            "warspike-hold-the-ford.yaml",
+            "leader: Gwion, mentality: 4, hold: true, at: [76, 22]}",
+            "leader: Gwion, mentality: 4, hold: true, at: [126, 22]}",
+            "sides[1].units[2].at",
+        ),
+        ("vesta-relay.yaml", "        at: [24, 37]\n", "        at: [24, 50]\n", "sides[0].units[1].at"),
+        (
+            "vesta-relay.yaml",
+            "{name: Outriders, at: [48, 30], turn: 2}",
+            "{name: Outriders, at: [51, 30], turn: 2}",
+            "sides[1].reinforcements[0].at",
+        ),
+        (
+            "relay-station.yaml",
+            "path: [[7, 20], [19, 22]]",
+            "path: [[7, 20], [19, 52]]",
+            "sides[0].moves[0].path",
+        ),
+    ],
+)
+def test_a_position_off_the_table_is_refused_at_its_line(example, old, new, key, tmp_path, muster):
+    """Validation catches positions off the table: a team's, vehicle's or unit's `at`, a reinforcement's point and
+    a planned move's path, each at its line and column, saying which edge and how far."""
+    path, text = _write(tmp_path, example, old, new)
+    result = muster("validate", path)
+    assert result.code == 1, result.out
+    line = _line_of(text, new.strip().split("\n")[0])
+    assert re.search(rf"marks\.yaml:{line}:\d+: {re.escape(key)}: reaches [\d.]+(″| cm| ?\") past the", result.err), (
+        result.err
+    )
+    assert "Traceback" not in result.err
+
+
+def test_a_hidden_move_is_drawn_on_its_own_sides_orders_map_alone(tmp_path, muster):
+    """The Jäger's planned rush on the bridge is theirs to know: its arrow and name are on the Jäger's orders map,
+    not on the shared map nor on the Rifles' handout."""
+    out = tmp_path / "out"
+    assert muster("build", SCENARIOS / "warspike-bridge-race.yaml", "--out", out).code == 0
+    folder = out / "warspike-bridge-race"
+    jager = _text(folder / "warspike-bridge-race-orders-landwehr-jager.pdf")
+    rifles = _text(folder / "warspike-bridge-race-orders-kings-own-rifles.pdf")
+    shared = _text(folder / "warspike-bridge-race.pdf")
+    assert "Gruppe 1 rushes the bridge" in jager
+    assert "Gruppe 1 rushes the bridge" not in rifles + shared
+    assert "What of yours the shared map leaves out is drawn here alone" in jager
+
+
+@pytest.mark.parametrize(
+    "old, new, key",
+    [
+        (
+            "    reinforcements:\n      - {name: Outriders, at: [48, 30], turn: 2}\n",
+            "    reinforcements:\n      - {name: Outriders, at: [48, 30], turn: 2, hidden: true}\n",
+            "sides[1].reinforcements[0].hidden",
+        ),
+        (
+            "    reinforcements:\n",
+            "    moves:\n      - {path: [[24, 44], [24, 35]], hidden: true}\n    reinforcements:\n",
+            "sides[1].moves[0].hidden",
+        ),
+    ],
+)
+def test_a_hidden_reinforcement_or_move_needs_orders(old, new, key, tmp_path, muster):
+    """A hidden reinforcement or move prints only on its side's orders handout: on a side without orders, nowhere.
+    It is refused, as a hidden zone is."""
+    path, _ = _write(tmp_path, "vesta-relay.yaml", old, new)
+    result = muster("validate", path)
+    assert result.code == 1
+    assert f"{key}: a hidden " in result.err and "has no `orders`" in result.err
+
+
+def test_a_move_whose_name_has_no_room_beside_it_sits_further_out_on_a_leader():
+    """A fresh read: 'Gruppe 1 rushes the bridge' sat on 'Orchard wall', its few short legs leaving no clear spot
+    beside them. A planned move's name may go further out round the line's middle, on a leader line, and is then
+    clear of every other label."""
+    drawing = tablemap.TableMap(72, 48)
+    drawing.terrain("wall", "line", [[10, 16.5], [26, 16.5]], 0.8, "Orchard wall")
+    drawing.terrain("building", "rect", [27, 12, 6, 4], 2, "Inn")
+    drawing.move([[31, 13], [33, 17], [35.5, 20]], "#b0352b", "Gruppe 1 rushes the bridge")
+    placed = drawing.place_labels()
+    assert drawing.placement.collisions() == []
+    move = next(p for p in placed if p.label.text == "Gruppe 1 rushes the bridge")
+    assert move.label.kind == "move"
