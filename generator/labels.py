@@ -575,6 +575,8 @@ class Placement:
                 if first.box.overlap(second.box) > 1e-6:
                     found.append(f"label {first.label.text!r} overlaps label {second.label.text!r}")
             for kind, obstacle in self.obstacles:
+                if kind in first.label.ignore:  # what the label may cover (its own token's room)
+                    continue
                 if obstacle.overlap(first.box) > 1e-6:  # a band measures its own shape
                     found.append(f"label {first.label.text!r} overlaps a {kind}")
             if first.leader is not None:

@@ -384,13 +384,16 @@ class Numbers(Spec):
         return f"[{', '.join(self.labels)}], {len(self.labels)} numbers from {self.min:g} to {self.max:g}"
 
     def check(self, value, path, checker):
-        ok = (
-            isinstance(value, list)
-            and len(value) == len(self.labels)
-            and all(isinstance(v, (int, float)) and not isinstance(v, bool) for v in value)
-            and all(self.min <= v <= self.max for v in value)
-        )
-        return value if ok else self.wrong(value, path, checker)
+        if not isinstance(value, list) or len(value) != len(self.labels):
+            return self.wrong(value, path, checker)
+        for i, (label, v) in enumerate(zip(self.labels, value)):
+            # one entry wrong is said at that entry, by its name: [-3, 44] "got a list of 2 entries", which it was
+            if isinstance(v, bool) or not isinstance(v, (int, float)) or not self.min <= v <= self.max:
+                checker.report(
+                    path + (i,), f"{label}: expected a number from {self.min:g} to {self.max:g} (got {shown(v)})"
+                )
+                return INVALID
+        return value
 
     def json_schema(self):
         n = len(self.labels)

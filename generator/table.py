@@ -147,7 +147,11 @@ class Reinforcement(Model):
 
     name: str = key(LABEL, "What arrives, as printed beside its arrow: 'Second column', 'Armoured reserve'.")
     at: list = key(POINT, "Where they come on, usually a point on a table edge, from the table's top-left corner.")
-    turn: int | None = key(Int(1, 99), "The turn they arrive on, where the scenario fixes one.", default=None)
+    turn: int | None = key(
+        Int(1, 99),
+        "The turn they arrive on (in Fireteam Tomorrow, the pass through the deck), where the scenario fixes one.",
+        default=None,
+    )
     hidden: bool = key(Bool(), HIDDEN_MARK, default=False)
 
 
@@ -158,6 +162,17 @@ class Move(Model):
     path: list = key(ListOf(POINT, min=2, max=16), "The move's way, point by point; the arrowhead is at the last.")
     name: str = key(LABEL, "A label printed beside the arrow: 'Flank march'.", default="")
     hidden: bool = key(Bool(), HIDDEN_MARK, default=False)
+
+    def after(self, path, checker):
+        points = [tuple(p) for p in self.path]
+        if len(set(points)) < 2:
+            checker.report(path + ("path",), "a move goes somewhere: its points are all one place")
+        elif points[-1] == points[-2]:
+            # an arrow whose last leg has no length has no head's direction: it printed as a line without a head
+            checker.report(
+                path + ("path", len(points) - 1),
+                "the last two points are one place, so the arrow's head points nowhere: leave one out",
+            )
 
 
 REINFORCEMENTS = ListOf(Typed(Reinforcement), max=8)
@@ -273,21 +288,31 @@ def point_words(at, table, unit_mark: str) -> str:
     return f"at {x:g}{unit_mark} across, {y:g}{unit_mark} down"
 
 
-def arrival_words(reinforcement: Reinforcement, table, unit_mark: str) -> str:
-    """ "Second column on turn 4, on the west edge, 24″ down"."""
-    turn = f" on turn {reinforcement.turn}" if reinforcement.turn is not None else ""
+def arrival_words(reinforcement: Reinforcement, table, unit_mark: str, turn_word: str = "turn") -> str:
+    """Where and when they come: "Second column on turn 4, on the west edge, 24″ down" (Fireteam counts passes)."""
+    turn = f" on {turn_word} {reinforcement.turn}" if reinforcement.turn is not None else ""
     return f"{reinforcement.name}{turn}, {point_words(reinforcement.at, table, unit_mark)}"
 
 
-def side_words(on_table: OnTable, table, unit_mark: str, hidden: bool = False) -> str:
-    """A side's zones and reinforcements in words: "within 12″ of the north edge; reinforcements: Second column on
-    turn 4, on the west edge, 24″ down". Hidden ones only where `hidden` (the side's own orders)."""
+def side_words(on_table: OnTable, table, unit_mark: str, hidden: bool = False, turn_word: str = "turn") -> str:
+    """A side's zones, reinforcements and named planned moves in words: "within 12″ of the north edge; its
+    reinforcements: Second column on turn 4, on the west edge, 24″ down; its planned moves: Flank march". Hidden
+    ones only where `hidden` (the side's own orders), marked secret there."""
     words = deployment_words(on_table.deployment, unit_mark, hidden)
-    _, arriving, _ = on_table.marks(viewer=hidden)
+    _, arriving, moves = on_table.marks(viewer=hidden)
+    parts = [words] if words else []
     if arriving:
-        listed = " and ".join(arrival_words(r, table, unit_mark) for r in arriving)
-        words = f"{words}; its reinforcements: {listed}" if words else f"has reinforcements: {listed}"
-    return words
+        listed = " and ".join(secret(arrival_words(r, table, unit_mark, turn_word), r.hidden) for r in arriving)
+        parts.append(f"its reinforcements: {listed}" if parts else f"has reinforcements: {listed}")
+    named = [secret(m.name, m.hidden) for m in moves if m.name]
+    if named:
+        parts.append(f"its planned moves: {' and '.join(named)}" if parts else f"plans: {' and '.join(named)}")
+    return "; ".join(parts)
+
+
+def secret(words: str, hidden: bool) -> str:
+    """A hidden zone's, reinforcement's or move's words as its own side reads them: marked secret."""
+    return f"{words} (secret)" if hidden else words
 
 
 def deployment_words(deployment, unit_mark: str, hidden: bool = False) -> str:
@@ -295,7 +320,9 @@ def deployment_words(deployment, unit_mark: str, hidden: bool = False) -> str:
     "enters from the west edge and Drop (in the outline drawn, 18–34″ across and 2–10″ down)". A hidden zone is
     said only where `hidden` (the side's own orders)."""
     words = [
-        f"{zone.name} ({zone_words(zone, unit_mark)})" if zone.name else zone_words(zone, unit_mark)
+        secret(
+            f"{zone.name} ({zone_words(zone, unit_mark)})" if zone.name else zone_words(zone, unit_mark), zone.hidden
+        )
         for zone in zones(deployment)
         if hidden or not zone.hidden
     ]
@@ -323,10 +350,19 @@ def report_off(points, table, path: tuple, checker: Checker, unit_mark: str) -> 
 
 
 def check(
-    table, terrain: list, objectives: list, sides: list[OnTable], names: list[str], checker: Checker, unit_mark: str
+    table,
+    terrain: list,
+    objectives: list,
+    sides: list[OnTable],
+    names: list[str],
+    checker: Checker,
+    unit_mark: str,
+    last_turn: int | None = None,
+    turn_word: str = "turn",
 ):
     """Every piece, objective, zone, reinforcement, move and unit's starting point on the table; no two opposing
-    sides' zones overlapping. `sides` is what each side puts on the table, `names` the sides' names."""
+    sides' zones overlapping; no reinforcements after the game's `last_turn` (its turns, or Fireteam's passes, as
+    `turn_word` says). `sides` is what each side puts on the table, `names` the sides' names."""
     for i, feature in enumerate(terrain):
         report_off(feature.points, table, ("terrain", i, feature.shape), checker, unit_mark)
     for i, objective in enumerate(objectives):
@@ -334,6 +370,12 @@ def check(
     for s, side in enumerate(sides):
         for i, reinforcement in enumerate(side.reinforcements):
             report_off([tuple(reinforcement.at)], table, ("sides", s, "reinforcements", i, "at"), checker, unit_mark)
+            if last_turn is not None and reinforcement.turn is not None and reinforcement.turn > last_turn:
+                checker.report(
+                    ("sides", s, "reinforcements", i, "turn"),
+                    f"the game lasts {last_turn} {turn_word}{'es' if turn_word == 'pass' else 's'}: reinforcements "
+                    f"on {turn_word} {reinforcement.turn} never arrive",
+                )
         for i, move in enumerate(side.moves):
             report_off([tuple(p) for p in move.path], table, ("sides", s, "moves", i, "path"), checker, unit_mark)
         for _, at, path in side.units:

@@ -17,7 +17,7 @@ from markupsafe import Markup
 from . import fonts
 from .labels import Box, Label, Placement, around, beside_line, leader_svg, line_bands, text_width, within
 from .svg import EDGE_BAND, MARK_GAP_MM, MapFrame, edge_names, map_frames, points, roomiest, shape_path, side_pattern
-from .table import edge_strip, rect_ring
+from .table import edge_strip, rect_ring, secret
 
 # each kind's fill and pattern: no two area kinds share a pattern, so each reads apart in black and white too
 TERRAIN_STYLE = {
@@ -301,6 +301,12 @@ class TableMap:
             cx = sum(p[0] for p in ring[:-1]) / (len(ring) - 1)
             cy = sum(p[1] for p in ring[:-1]) / (len(ring) - 1)
             spots = [s for s in around(cx, cy, width, height, fs * 0.6, steps=6) if _box_within(ring, s, width, height)]
+            # then anywhere else inside the zone, nearest its middle first: a zone full of walls, buildings and its
+            # units' tokens had no clear spot in the rings round its middle (Concord Garrison sat on the Mast's star)
+            spots += sorted(
+                (s for s in _inside_spots(ring, width, height, fs) if s not in spots),
+                key=lambda s: math.hypot(s[0] - cx, s[1] - cy),
+            )
         # every spot lies inside the zone it names (an entry's beside its strip): no leader line
         zone_label = Label(label, fs, (cx, cy), spots or [(cx, cy)], True, pad, "zone", badge=badge, reach=math.inf)
         self.pending.append((0, zone_label))
@@ -334,12 +340,18 @@ class TableMap:
         )
         r *= 1.3
         self.placement.block(Box(x - r, y - r, x + r, y + r), "unit")
+        # a ring of room round the token that only its own name may use: a neighbour's name just beside it read as
+        # its name ('1 Platoon HQ' under 2 Sec Bravo's token)
+        halo = f"unit room {len(self.marks)}"
+        room = self.font * 0.6
+        self.placement.block(Box(x - r - room, y - r - room, x + r + room, y + r + room), halo)
         fs = self.font * TICK_SIZE  # 7.2 pt: smaller than a piece's name, no smaller than the scale's numbers
         width, height = text_width(name, fs), fs * 1.2
         below = (x, y + r + height / 2 + self.placement.gap)
         spots = [below] + around(x, y, width + 2 * r, height + 2 * r, fs * 0.4, steps=12)[1:]
         ring = [(x + r * math.cos(a * math.pi / 8), y + r * math.sin(a * math.pi / 8)) for a in range(17)]
-        self.pending.append((1, Label(name, fs, (x, y), spots, kind="unit", at="unit", outline=ring)))
+        label = Label(name, fs, (x, y), spots, kind="unit", at="unit", outline=ring, ignore=(halo,))
+        self.pending.append((1, label))
 
     def reinforcement(self, x: float, y: float, colour: str, name: str) -> None:
         """Troops arriving: a broad arrow in the side's colour pointing onto the table from the nearest edge, its
@@ -349,6 +361,12 @@ class TableMap:
             ("west", x), ("east", self.width - x), ("north", y), ("south", self.depth - y), key=lambda item: item[1]
         )
         dx, dy = {"west": (1, 0), "east": (-1, 0), "north": (0, 1), "south": (0, -1)}[edge[0]]
+        # along its edge the arrow keeps its whole head on the table: one in a corner straddled the other edge
+        half = fs * 0.8
+        if dx:
+            y = min(max(y, half), self.depth - half)
+        else:
+            x = min(max(x, half), self.width - half)
         length = fs * 3.2
         tail = (x, y) if edge[1] <= fs * 0.5 else (x - dx * length, y - dy * length)
         arrow = _broad_arrow(tail, (dx, dy), length, fs)
@@ -415,6 +433,15 @@ class TableMap:
         cx, cy = placed.box.centre
         weight = "bold" if label.bold else "normal"
         out = ""
+        if label.kind == "zone":
+            # a zone's name on a white plate edged in its side's colour: a tag, not one more token on the table (its
+            # badge beside the side's name read as a unit standing there)
+            box = placed.box
+            out += (
+                f'<rect x="{box.left:.2f}" y="{box.top:.2f}" width="{box.width:.2f}" height="{box.height:.2f}" '
+                f'rx="{fs * 0.25:.2f}" fill="#ffffff" fill-opacity="0.85" stroke="{label.badge[1]}" '
+                f'stroke-width="{0.1 * self.k:g}"/>'
+            )
         if label.badge:
             shape, colour, r = label.badge
             out += f'<g fill="{colour}" stroke="#000" stroke-width="{0.12 * self.k:g}">{shape_path(shape, placed.box.left + r * BADGE_AT, cy, r)}</g>'
@@ -508,11 +535,10 @@ class TableMap:
         body = f'<g clip-path="url(#{clip})">' + "\n".join(self.open_ground + self.ground + self.layers) + "</g>"
         self.defs.append(f'<clipPath id="{clip}"><rect x="0" y="0" width="{W:g}" height="{D:g}"/></clipPath>')
         left, top, view_width = -m - band, -m - band, W + 2 * m + 2 * band
-        width_mm = view_width * self.scale
-        height_mm = view_height * self.scale
+        size = f'width="{view_width * self.scale:.1f}mm" height="{view_height * self.scale:.1f}mm"'
         return Markup(
             f'<svg xmlns="http://www.w3.org/2000/svg" class="map" viewBox="{left:g} {top:g} {view_width:g} {view_height:g}" '
-            f'width="{width_mm:.1f}mm" height="{height_mm:.1f}mm" font-family=\'{fonts.TEXT}\'>'
+            f"{size} font-family='{fonts.TEXT}'>"
             f"<defs>{''.join(self.defs)}</defs>"
             f'<rect x="0" y="0" width="{W:g}" height="{D:g}" fill="#f7f5ee" stroke="#000" stroke-width="{FRAME * k:g}"/>'
             f"{body}{''.join(self.zones)}{''.join(self.stars)}{''.join(self.marks)}{leaders}{labels}{''.join(ticks)}{edges}{legend}</svg>"
@@ -556,6 +582,18 @@ def _tick_box(number: float, x: float, y: float, anchor: str, size: float) -> Bo
     if anchor == "middle":
         return Box(x - wide / 2, y - size * 0.8, x + wide / 2, y + size * 0.2)
     return Box(x - wide, y - size * 0.45, x, y + size * 0.55)
+
+
+def _inside_spots(ring, width: float, height: float, fs: float, most: int = 400) -> list[tuple[float, float]]:
+    """Box centres on an even grid over the outline's bounds, about `most` of them, each box inside the outline."""
+    xs, ys = [p[0] for p in ring], [p[1] for p in ring]
+    left, top, right, bottom = min(xs) + width / 2, min(ys) + height / 2, max(xs) - width / 2, max(ys) - height / 2
+    if right < left or bottom < top:
+        return []
+    step = max(fs * 0.5, math.sqrt(max((right - left) * (bottom - top), 1e-9) / most))
+    across, down = int((right - left) / step) + 1, int((bottom - top) / step) + 1
+    grid = [(left + i * step, top + j * step) for i in range(across) for j in range(down)]
+    return [s for s in grid if _box_within(ring, s, width, height)]
 
 
 def _box_within(ring, centre, width: float, height: float) -> bool:
@@ -643,10 +681,12 @@ def swatch(kind: str, x: float, y: float, size: float, k: float = 1.0, ids: str 
         arrow = _broad_arrow((x, y + size / 2), (1, 0), size, size * 0.55)
         return f'<polygon points="{points(arrow)}" fill="#8a8a8a" stroke="#000" stroke-width="{0.1 * k:g}"/>'
     if kind == "move":
-        d = f"M{x:.2f} {y + size / 2:.2f} H{x + size * 0.7:.2f}"
-        tip = [(x + size, y + size / 2), (x + size * 0.6, y + size * 0.25), (x + size * 0.6, y + size * 0.75)]
+        # a thin dashed line and a small head, as the map draws a move (a broad one read as a reinforcement)
+        d = f"M{x:.2f} {y + size / 2:.2f} H{x + size * 0.72:.2f}"
+        tip = [(x + size, y + size / 2), (x + size * 0.7, y + size * 0.33), (x + size * 0.7, y + size * 0.67)]
         return (
-            f'<path d="{d}" stroke="#5a5a5a" stroke-width="{0.4 * k:g}" stroke-dasharray="{0.9 * k:g} {0.45 * k:g}"/>'
+            f'<path d="{d}" stroke="#5a5a5a" stroke-width="{size * 0.09:.2f}" '
+            f'stroke-dasharray="{size * 0.16:.2f} {size * 0.1:.2f}"/>'
             f'<polygon points="{points(tip)}" fill="#5a5a5a"/>'
         )
     fill, pattern = TERRAIN_STYLE.get(kind, ("#dddddd", None))
@@ -688,11 +728,14 @@ class TableView:
     cover: Callable | None = None
     edges: bool = False
     unit: str = "inch"
+    turn_word: str = "turn"  # what a reinforcement's `turn` counts: Fireteam's are passes through the deck
 
     def draw(self, viewer: int | None = None, frame: MapFrame | None = None) -> tuple[Markup, str]:
         """The map as one SVG, and the orientation of its page: the shared map, or side `viewer`'s (its hidden
         zones drawn too); in `frame`, or on whichever page shows it larger."""
-        drawing = table_map(self.battle, self.on_table, self.sides, self.cover, self.edges, self.unit, viewer, frame)
+        drawing = table_map(
+            self.battle, self.on_table, self.sides, self.cover, self.edges, self.unit, viewer, frame, self.turn_word
+        )
         return drawing.svg(), drawing.frame.orientation
 
 
@@ -712,12 +755,14 @@ def table_map(
     unit: str = "inch",
     viewer: int | None = None,
     frame: MapFrame | None = None,
+    turn_word: str = "turn",
 ) -> TableMap:
     """The scenario's table: terrain labelled (with its cover, where `cover(piece)` gives one), what each side
     puts on it (`on_table`, a table.OnTable a side in the order of `sides`: deployment zones, reinforcements,
     planned moves, units' starting points), the objectives with their victory points, a legend, and the edges'
     names when `edges` (the scenario's words refer to the compass). A hidden zone, reinforcement or move is drawn
-    only on the map of its own side's orders (`viewer`, that side's index)."""
+    only on the map of its own side's orders (`viewer`, that side's index), a reinforcement's or move's name marked
+    "(secret)" there."""
     table = battle.table
     kinds = [kind for kind in TERRAIN_STYLE if any(f.kind == kind for f in battle.terrain)]
     kinds += sorted({f.kind for f in battle.terrain} - set(kinds))
@@ -747,6 +792,8 @@ def table_map(
         for zone in own:
             # a named zone is labelled by its name, the side's badge beside it: 'King's Own Rifles: Flank guard' was
             # wider than its zone and printed outside it, across a wall
+            # a hidden zone's name is not marked secret on the map (the words under it are): 'Flank guard (secret)'
+            # was wider than its zone
             label = zone.name or view.name
             if zone.enters:
                 drawing.zone([], view.colour, view.pattern, view.shape, f"{label} enters", view.index, zone.edge)
@@ -757,10 +804,11 @@ def table_map(
         drawing.objective(objective.at[0], objective.at[1], name)
     for view, side, (_, arriving, moves) in zip(sides, on_table, marks):
         for move in moves:
-            drawing.move(move.path, view.colour, move.name)
+            drawing.move(move.path, view.colour, secret(move.name, move.hidden) if move.name else "")
         for name, at, _ in side.units:
             drawing.unit(at[0], at[1], view.shape, view.colour, name)
         for reinforcement in arriving:
-            turn = f" (turn {reinforcement.turn})" if reinforcement.turn is not None else ""
-            drawing.reinforcement(reinforcement.at[0], reinforcement.at[1], view.colour, reinforcement.name + turn)
+            turn = f" ({turn_word} {reinforcement.turn})" if reinforcement.turn is not None else ""
+            name = secret(reinforcement.name + turn, reinforcement.hidden)
+            drawing.reinforcement(reinforcement.at[0], reinforcement.at[1], view.colour, name)
     return drawing

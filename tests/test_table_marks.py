@@ -63,7 +63,9 @@ def test_every_example_with_a_table_shows_its_units_reinforcements_and_moves_whe
 
 def _placed(prepared) -> set[str]:
     view = prepared.table_view
-    drawing = tablemap.table_map(view.battle, view.on_table, view.sides, view.cover, view.edges, view.unit)
+    drawing = tablemap.table_map(
+        view.battle, view.on_table, view.sides, view.cover, view.edges, view.unit, turn_word=view.turn_word
+    )
     return {p.label.text for p in drawing.place_labels()}
 
 
@@ -95,7 +97,8 @@ def test_point_and_side_words():
     side = OnTable([0, 0, 12, 48], [arriving, quiet])
     said = "0–12″ across and 0–48″ down; its reinforcements: Second column on turn 4, on the east edge, 10″ down"
     assert side_words(side, table, "″") == said
-    assert side_words(side, table, "″", hidden=True) == said + " and Scouts, on the west edge, 0″ down"
+    # on the side's own orders its hidden one is said too, marked secret
+    assert side_words(side, table, "″", hidden=True) == said + " and Scouts, on the west edge, 0″ down (secret)"
     assert side_words(OnTable(None, [arriving]), table, "″").startswith("has reinforcements: Second column")
     assert side.hidden and not OnTable([0, 0, 12, 48], [arriving]).hidden
 
@@ -125,8 +128,8 @@ def test_point_and_side_words():
         ),
         (
             "relay-station.yaml",
-            "path: [[7, 20], [19, 22]]",
-            "path: [[7, 20], [19, 52]]",
+            "path: [[6.5, 20], [22, 21.5]]",
+            "path: [[6.5, 20], [22, 51.5]]",
             "sides[0].moves[0].path",
         ),
     ],
@@ -194,3 +197,87 @@ def test_a_move_whose_name_has_no_room_beside_it_sits_further_out_on_a_leader():
     assert drawing.placement.collisions() == []
     move = next(p for p in placed if p.label.text == "Gruppe 1 rushes the bridge")
     assert move.label.kind == "move"
+
+
+@pytest.mark.parametrize(
+    "path_yaml, where",
+    [
+        ("[[10, 45.5], [10, 45.5]]", "moves[1].path: a move goes somewhere"),
+        ("[[10, 45.5], [24, 45.5], [24, 45.5]]", "moves[1].path[2]: the last two points are one place"),
+    ],
+)
+def test_a_move_that_goes_nowhere_or_has_no_heading_is_refused(path_yaml, where, tmp_path, muster):
+    """A new user's trial: path [[36, 6], [36, 6]] validated and printed a name with no arrow; a path whose last
+    two points were one place printed a dashed line with no head, its direction lost."""
+    path, _ = _write(
+        tmp_path, "relay-station.yaml", "path: [[10, 45.5], [24, 45.5], [25.5, 33.5]]", f"path: {path_yaml}"
+    )
+    result = muster("validate", path)
+    assert result.code == 1
+    assert f"sides[0].{where}" in result.err
+
+
+def test_reinforcements_after_the_last_turn_or_pass_are_refused(tmp_path, muster):
+    """A new user's trial: `turn: 9` in an 8-turn WarSpike battle, and `turn: 7` in a Fireteam game of 6 passes,
+    validated and printed arrows for troops that never come. Fireteam's reinforcements come on a pass through the
+    deck, and say so."""
+    path, _ = _write(
+        tmp_path,
+        "bridge.yaml",
+        "    briefing: Hold the east bank",
+        "    reinforcements:\n      - {name: Sappers, at: [72, 30], turn: 7}\n    briefing: Hold the east bank",
+    )
+    result = muster("validate", path)
+    assert result.code == 1
+    assert "sides[1].reinforcements[0].turn: the game lasts 6 passes: reinforcements on pass 7 never arrive" in (
+        result.err
+    )
+    path.write_text(path.read_text().replace("turn: 7", "turn: 3"))
+    scenario = load(path)
+    assert "Sappers (pass 3)" in _placed(scenario.system.prepare(scenario, 0))
+    path, _ = _write(
+        tmp_path,
+        "warspike-hold-the-ford.yaml",
+        "    deployment: [30, 66, 60, 20]\n",
+        "    deployment: [30, 66, 60, 20]\n    reinforcements:\n      - {name: Auxilia, at: [0, 80], turn: 15}\n",
+        "ws.yaml",
+    )
+    result = muster("validate", path)
+    assert result.code == 1
+    assert "sides[0].reinforcements[0].turn: the game lasts 14 turns: reinforcements on turn 15 never arrive" in (
+        result.err
+    )
+
+
+def test_a_number_out_of_range_in_a_point_is_named_at_its_entry(tmp_path, muster):
+    """A new user's trial: `at: [-3, 44]` was told "expected [x, y], 2 numbers from 0 to 480 (got a list of 2
+    entries)", at the list: it is a list of two. The entry that is wrong is named, at its own column."""
+    path, text = _write(tmp_path, "bridge.yaml", "        at: [22, 43]\n", "        at: [22, -3]\n")
+    result = muster("validate", path)
+    assert result.code == 1
+    line = _line_of(text, "at: [22, -3]")
+    column = text.splitlines()[line - 1].index("-3") + 1
+    assert f"marks.yaml:{line}:{column}: sides[0].teams[1].at[1]: y: expected a number from 0 to 480 (got -3)" in (
+        result.err
+    )
+
+
+def test_a_reinforcement_in_a_corner_keeps_its_arrow_on_the_table():
+    """A new user's trial: reinforcements at [48, 0] drew their arrow along the north edge, half off the table."""
+    drawing = tablemap.TableMap(48, 48)
+    drawing.reinforcement(48, 0, "#b0352b", "Relief")
+    corners = [tuple(map(float, p.split(","))) for p in re.search(r'points="([^"]+)"', drawing.marks[0])[1].split()]
+    assert all(-1e-6 <= x <= 48 + 1e-6 and -1e-6 <= y <= 48 + 1e-6 for x, y in corners), corners
+
+
+def test_a_secret_move_is_marked_secret_on_its_sides_map_and_in_the_words_under_it(tmp_path, muster):
+    """A new user's trial: the handout's map drew a hidden move like a shared one, and the words under it left it
+    out. On its own side's map a hidden move's or reinforcement's name says "(secret)", and so do the words."""
+    out = tmp_path / "out"
+    assert muster("build", SCENARIOS / "warspike-bridge-race.yaml", "--out", out).code == 0
+    jager = _text(out / "warspike-bridge-race" / "warspike-bridge-race-orders-landwehr-jager.pdf")
+    assert "its planned moves: Gruppe 1 rushes the bridge (secret)" in jager
+    race = load(SCENARIOS / "warspike-bridge-race.yaml")
+    view = race.system.prepare(race, 0).table_view
+    drawing = tablemap.table_map(view.battle, view.on_table, view.sides, viewer=1)
+    assert "Gruppe 1 rushes the bridge (secret)" in {p.label.text for p in drawing.place_labels()}

@@ -355,7 +355,7 @@ class System:
 
         svg, page = view.draw(index, in_a_frame() if book else None)
         own = view.on_table[index]
-        words = side_words(own, view.battle.table, UNIT_MARKS[view.unit], hidden=True)
+        words = side_words(own, view.battle.table, UNIT_MARKS[view.unit], hidden=True, turn_word=view.turn_word)
         return {"map": svg, "map_page": page, "deployment": words, "hidden": own.hidden}
 
     def cards(self, prepared: Prepared, card_size: str) -> list[dict]:

@@ -49,7 +49,9 @@ def check(rules: Rules, battle, forces: list, names_of_sides: list[str], checker
             (("sides",), f"{vehicles} vehicles: the rules advise very rarely more than {limits.vehicles_warn_above}")
         )
     on_table = [tabletop.OnTable.of(side, "teams", "vehicles") for side in forces]
-    tabletop.check(table, battle.terrain, battle.objectives, on_table, names_of_sides, checker, '"')
+    tabletop.check(
+        table, battle.terrain, battle.objectives, on_table, names_of_sides, checker, '"', battle.passes, "pass"
+    )
     return warnings
 
 

@@ -20,13 +20,14 @@ def table_view(rules: Rules, battle, forces: list, sides: list, edges: bool = Fa
         sides,
         cover=lambda feature: feature.cover or default_cover[feature.kind],
         edges=edges,
+        turn_word="pass",  # reinforcements come on a pass through the deck
     )
 
 
 def table_map(rules: Rules, battle, forces: list, sides: list, edges: bool = False) -> TableMap:
     """The scenario's shared table map (tablemap.table_map), labelled with cover."""
     view = table_view(rules, battle, forces, sides, edges)
-    return drawn(view.battle, view.on_table, view.sides, view.cover, view.edges)
+    return drawn(view.battle, view.on_table, view.sides, view.cover, view.edges, turn_word=view.turn_word)
 
 
 def draw(rules: Rules, battle, forces: list, sides: list, edges: bool = False) -> tuple[Markup, str]:

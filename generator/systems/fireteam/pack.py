@@ -127,7 +127,7 @@ def _force(rules: Rules, weapons: dict, view, side, prepared) -> dict:
         "teams": teams,
         "vehicles": vehicles,
         "figures": count,
-        "deployment": side_words(OnTable.of(side, "teams", "vehicles"), prepared.battle.table, INCH),
+        "deployment": side_words(OnTable.of(side, "teams", "vehicles"), prepared.battle.table, INCH, turn_word="pass"),
         # seed 001: a side withdraws once it "has lost more than 50% of the starting number"
         "break_losses": int(count * rules.morale.side_loss) + 1,
         "break_share": share(rules.morale.side_loss),

@@ -23,7 +23,9 @@ def check(rules: Rules, scenario, checker: Checker) -> None:
     if settings.table is not None:
         mark = DISTANCE_UNITS[settings.distance_unit][0].replace("\u2033", '"')
         on_table = [table.OnTable.of(Army.of(side), "units") for side in scenario.sides]
-        table.check(settings.table, settings.terrain, settings.objectives, on_table, names, checker, mark)
+        table.check(
+            settings.table, settings.terrain, settings.objectives, on_table, names, checker, mark, settings.turns
+        )
     organisation = organise(names, [Army.of(side) for side in scenario.sides])
     for path, message in organisation.problems:
         checker.report(path, message)
