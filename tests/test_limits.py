@@ -133,8 +133,8 @@ def test_a_map_of_two_hundred_named_roads_through_every_square_validates_well_in
 
 
 def bridge_on_a_table(path: Path, size: float, terrain: list, zones: bool = True) -> Path:
-    """The bridge example on a square table of `size` inches with this terrain (without its deployment zones and
-    objectives, which lie off a small table, unless `zones`)."""
+    """The bridge example on a square table of `size` inches with this terrain (without its deployment zones,
+    objectives and teams' starting points, which lie off a small table, unless `zones`)."""
     scenario = yaml.safe_load((SCENARIOS / "bridge.yaml").read_text())
     scenario["table"] = {"width": size, "depth": size}
     scenario["terrain"] = terrain
@@ -142,6 +142,8 @@ def bridge_on_a_table(path: Path, size: float, terrain: list, zones: bool = True
         scenario.pop("objectives")
         for side in scenario["sides"]:
             side.pop("deployment")
+            for unit in side["teams"] + side.get("vehicles", []):
+                unit.pop("at", None)
     path.write_text(yaml.safe_dump(scenario, sort_keys=False))
     assert path.stat().st_size < 256 * 1024
     return path
