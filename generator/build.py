@@ -411,11 +411,12 @@ def _roomier(scenario: Scenario, card_size: str) -> dict[str, set[str]]:
     return {size: {unfit.path for unfit in unfit_names(scenario, size, prefixes=False)} for size in larger}
 
 
-def to_pdf(scenario: Scenario, html: str, card_size: str = "") -> bytes:
-    """One PDF of a validated scenario, rendered in this process (build() calls it inside its limited child).
-    Card text too long for its card even at its smallest size is a problem at the key it came from."""
+def to_pdf(scenario: Scenario, html: str, card_size: str = "", variant: str | None = None) -> bytes:
+    """One PDF of a validated scenario, rendered in this process (build() calls it inside its limited child), in
+    WeasyPrint's PDF `variant` where given. Card text too long for its card even at its smallest size is a
+    problem at the key it came from."""
     try:
-        return html_to_pdf(html, TEMPLATES)
+        return html_to_pdf(html, TEMPLATES, variant=variant)
     except UnfitText as err:
         raise unfit_problems(scenario, err, card_size) from err
 

@@ -34,6 +34,19 @@ def _seed(text: str) -> int:
     return value
 
 
+def _dpi(text: str) -> int:
+    from .export import DPI_RANGE
+
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected a whole number, got {text!r}") from None
+    low, high = DPI_RANGE
+    if not low <= value <= high:
+        raise argparse.ArgumentTypeError(f"expected a whole number from {low} to {high}")
+    return value
+
+
 def _count(text: str) -> int:
     """A whole number, held to its bound later by whatever knows it (the system's most passes or turns)."""
     try:
@@ -209,6 +222,28 @@ def parser() -> argparse.ArgumentParser:
     p.add_argument("--no-cache", action="store_true", help="render every chapter again")
     p.add_argument("--house-rules", action="append", default=[], metavar="FILE", help=HOUSE_HELP)
 
+    p = sub.add_parser("export", help="a scenario's cards for a print-on-demand service, or its map as a picture")
+    p.add_argument("scenario", metavar="SCENARIO", help="one scenario YAML file")
+    what = p.add_argument_group("what to export (one or more)")
+    what.add_argument(
+        "--print-on-demand",
+        action="store_true",
+        help="one card a page at trim plus 3 mm bleed (TrimBox and BleedBox set), fronts and backs as two PDFs, and "
+        "a 300 dpi PNG of each card: DIR/NAME/print-on-demand/",
+    )
+    what.add_argument(
+        "--map-png",
+        action="store_true",
+        help="the table alone as a PNG for any virtual tabletop: DIR/NAME/NAME-map.png",
+    )
+    p.add_argument("--out", default="output", help="output folder (default: output)")
+    p.add_argument("--seed", type=_seed, help="shuffle seed (overrides the scenario's)")
+    p.add_argument("--house-rules", action="append", default=[], metavar="FILE", help=HOUSE_HELP)
+    p.add_argument(
+        "--dpi", type=_dpi, default=None, help="the map's pixels an inch, or a grid square (default 100; 10 to 600)"
+    )
+    _card_size_option(p)
+
     p = sub.add_parser("systems", help="the known rule systems")
     p.add_argument("--json", action="store_true", help="as JSON, not text")
 
@@ -258,6 +293,22 @@ def cmd_build(args) -> int:
     _print_problems(warnings)  # what validate warns of, build says too (three vehicles where the rules advise two)
     _write_statistics(target)(stats)
     for path in written:
+        print(quoted(path))
+    return 0
+
+
+def cmd_export(args) -> int:
+    from .build import Options
+    from .export import MAP_DPI, Wanted, export
+
+    if not (args.print_on_demand or args.map_png):
+        raise UsageError("say what to export: --print-on-demand, --map-png, or both")
+    if args.dpi is not None and not args.map_png:
+        raise UsageError("--dpi is the map picture's resolution: give it with --map-png")
+    wanted = Wanted(print_on_demand=args.print_on_demand, map_png=args.map_png, dpi=args.dpi or MAP_DPI)
+    houses = _house_rules(args)
+    options = Options(seed=args.seed, card_size=args.card_size, house_rules=tuple(houses.items()))
+    for path in export(args.scenario, args.out, wanted, options):
         print(quoted(path))
     return 0
 
@@ -472,10 +523,11 @@ def cmd_schema(args) -> int:
     return 0
 
 
-WRITERS = ("build", "booklet", "calibrate")  # the commands that write files
+WRITERS = ("build", "booklet", "calibrate", "export")  # the commands that write files
 COMMANDS = {
     "build": cmd_build,
     "calibrate": cmd_calibrate,
+    "export": cmd_export,
     "booklet": cmd_booklet,
     "validate": cmd_validate,
     "odds": cmd_odds,

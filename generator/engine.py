@@ -2,9 +2,12 @@
 
 from __future__ import annotations
 
+import contextlib
+import hashlib
 import logging
 import re
 import time
+import uuid
 from pathlib import Path
 
 from . import fit
@@ -27,9 +30,10 @@ class _Collect(logging.Handler):
         self.messages.append(record.getMessage())
 
 
-def html_to_pdf(html: str, base: Path, *, tags: bool = True) -> bytes:
-    """Render HTML to PDF bytes; any warning WeasyPrint logs (a missing picture, bad CSS) fails the build."""
-    return render_pdf(html, base, tags=tags)[0]
+def html_to_pdf(html: str, base: Path, *, tags: bool = True, variant: str | None = None) -> bytes:
+    """Render HTML to PDF bytes (in WeasyPrint's PDF `variant`, such as "pdf/x-4", where given); any warning
+    WeasyPrint logs (a missing picture, bad CSS) fails the build."""
+    return render_pdf(html, base, tags=tags, variant=variant)[0]
 
 
 def _lay_out(
@@ -215,6 +219,24 @@ def lay_out(html: str, base: Path, prefixes: bool = True) -> tuple[object, list[
     return _lay_out(html, base, make_fetcher(), prefixes=prefixes)
 
 
+@contextlib.contextmanager
+def _document_id(html: str | None):
+    """While a PDF/X-4 is written, its XMP DocumentID (WeasyPrint's uuid4(), new every time) is a UUID made from the
+    document's HTML: the same input gives the same bytes, as every Muster PDF does."""
+    if html is None:
+        yield
+        return
+    from weasyprint.pdf import metadata
+
+    made = uuid.UUID(hashlib.sha256(html.encode("utf-8")).hexdigest()[:32], version=4)
+    original = metadata.uuid4
+    metadata.uuid4 = lambda: made
+    try:
+        yield
+    finally:
+        metadata.uuid4 = original
+
+
 def render_pdf(
     html: str,
     base: Path,
@@ -222,6 +244,7 @@ def render_pdf(
     tags: bool = True,
     links: list | None = None,
     pdf_version: str | None = None,
+    variant: str | None = None,
 ) -> tuple[bytes, int]:
     """Render HTML to PDF bytes and its page count (counting from the layout costs nothing; reading it back does).
 
@@ -245,7 +268,10 @@ def render_pdf(
             raise UnfitText(unfit)
         global weasyprint_cpu
         start = time.process_time()
-        data = laid_out.write_pdf(pdf_tags=tags, uncompressed_pdf=False, pdf_version=pdf_version)
+        with _document_id(html if variant else None):
+            data = laid_out.write_pdf(
+                pdf_tags=tags, uncompressed_pdf=False, pdf_version=pdf_version, pdf_variant=variant
+            )
         weasyprint_cpu += time.process_time() - start
         pages = len(laid_out.pages)
         if links is not None:

@@ -42,6 +42,7 @@ STEP_PT = 0.25  # sizes are chosen in quarter points
 PX_PER_PT = 96 / 72
 SLACK_PX = 0.25  # px (0.07 mm): a rounding error of the layout is not an overflow
 MAX_ROUNDS = 8
+MATCH_PASSES = 3  # the rounds, then the groups' sizes matched: again while matching leaves a text over its box
 SEARCHED = 24  # the most names searched at once for how much of each fits (see _longest_prefixes)
 
 
@@ -247,39 +248,47 @@ def fit(html: str, layout: Callable[[str], object], prefixes: bool = True) -> tu
     at their smallest size, each with the longest prefix that does (worked out only for texts with a path, and
     only when `prefixes` is asked for: else every one is reported, with -1).
     """
-    html = number(html)
+    base = number(html)
     sizes: dict[int, float] = {}
-    document = layout(html)
+    document = layout(base)
     measures = measure(document)
-    every = html.count(f'{UNIT}="')  # how many units there are
-    stale = False  # whether `document` was laid out before the latest sizes
-    for round_ in range(MAX_ROUNDS + 1):
-        over = [m for m in measures.values() if not m.fits and m.size_pt > m.min_pt + 1e-6]
-        if not over:
+    every = base.count(f'{UNIT}="')  # how many units there are
+    groups = _groups(base)
+    # the shrinking rounds, then the groups brought to one size and the whole measured again; where that shows a
+    # text over its box once more, the rounds go on from there: a text that fitted at 11.5 pt overflowed when its
+    # group's 10 pt made its neighbours in the card smaller and its own box narrower (a tarot Move card printed
+    # alone on a page), and was reported as too long at a size that still had room to shrink
+    for _ in range(MATCH_PASSES):
+        stale = False  # whether `document` was laid out before the latest sizes
+        for round_ in range(MAX_ROUNDS + 1):
+            over = [m for m in measures.values() if not m.fits and m.size_pt > m.min_pt + 1e-6]
+            if not over:
+                break
+            for m in over:
+                if round_ == MAX_ROUNDS:  # out of rounds: the smallest size, so that "even at N pt" is true
+                    sizes[m.id] = m.min_pt
+                elif round_ and m.lines_allowed and m.lines > m.lines_allowed:
+                    # too many lines after the first estimate: a word will not move up until a whole line frees,
+                    # which the ratio of widths cannot see; at least halve the way to the smallest size
+                    halfway = int((m.min_pt + m.size_pt) / 2 / STEP_PT) * STEP_PT
+                    sizes[m.id] = max(m.min_pt, min(m.smaller(), halfway))
+                else:  # the estimate from the overflow: right at once for a line too wide or a box too full
+                    sizes[m.id] = m.smaller()
+            units = {m.unit for m in over}
+            if None in units or 2 * len(units) > every:  # outside any unit, or in most: the whole document again
+                document = layout(_with_sizes(base, sizes))
+                measures, stale = measure(document), False
+            else:  # only the cards that hold what overflowed: 240 WarSpike units cost a full sheet at every step
+                measures.update(measure(layout(_only(_with_sizes(base, sizes), units))))
+                stale = True
+        matched = _matched(groups, measures)
+        sizes.update(matched)  # texts of one group print at one size: the smallest any of them needed
+        if stale or matched:  # the document as it prints, every text at its size, measured as a whole once more
+            document = layout(_with_sizes(base, sizes))
+            measures = measure(document)
+        if not any(not m.fits and m.size_pt > m.min_pt + 1e-6 for m in measures.values()):
             break
-        for m in over:
-            if round_ == MAX_ROUNDS:  # out of rounds: the smallest size, so that "even at N pt" is true
-                sizes[m.id] = m.min_pt
-            elif round_ and m.lines_allowed and m.lines > m.lines_allowed:
-                # too many lines after the first estimate: a word will not move up until a whole line frees, which
-                # the ratio of widths cannot see; at least halve the way to the smallest size
-                halfway = int((m.min_pt + m.size_pt) / 2 / STEP_PT) * STEP_PT
-                sizes[m.id] = max(m.min_pt, min(m.smaller(), halfway))
-            else:  # the estimate from the overflow: right at once for a line too wide or a box too full
-                sizes[m.id] = m.smaller()
-        units = {m.unit for m in over}
-        if None in units or 2 * len(units) > every:  # outside any unit, or in most: the whole document again
-            document = layout(_with_sizes(html, sizes))
-            measures, stale = measure(document), False
-        else:  # only the cards that hold what overflowed: 240 WarSpike units cost a full sheet at every step
-            measures.update(measure(layout(_only(_with_sizes(html, sizes), units))))
-            stale = True
-    matched = _matched(_groups(html), measures)
-    sizes.update(matched)  # texts of one group print at one size: the smallest any of them needed
-    html = _with_sizes(html, sizes)
-    if stale or matched:  # the document as it prints, every text at its size, measured as a whole once more
-        document = layout(html)
-        measures = measure(document)
+    html = _with_sizes(base, sizes)
     unfit = [m for m in measures.values() if not m.fits]
     if not unfit:
         return document, html, []

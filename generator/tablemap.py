@@ -6,6 +6,7 @@ Morschauser keeps its grid.
 
 from __future__ import annotations
 
+import dataclasses
 import math
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -501,7 +502,9 @@ class TableMap:
         return "".join(out)
 
     # --- drawing -----------------------------------------------------------------------------
-    def svg(self) -> Markup:
+    def svg(self, bare: bool = False) -> Markup:
+        """The map as one SVG: the table in its margin with the scale, the edges' names and the legend; or, `bare`,
+        the table alone, filling whatever box holds it (a board picture for a virtual tabletop)."""
         m, k = self.margin, self.k
         W, D = self.width, self.depth
         fs = self.font * TICK_SIZE
@@ -536,6 +539,9 @@ class TableMap:
         self.defs.append(f'<clipPath id="{clip}"><rect x="0" y="0" width="{W:g}" height="{D:g}"/></clipPath>')
         left, top, view_width = -m - band, -m - band, W + 2 * m + 2 * band
         size = f'width="{view_width * self.scale:.1f}mm" height="{view_height * self.scale:.1f}mm"'
+        if bare:
+            left, top, view_width, view_height, size = 0, 0, W, D, 'width="100%" height="100%"'
+            ticks, edges, legend = [], "", ""
         return Markup(
             f'<svg xmlns="http://www.w3.org/2000/svg" class="map" viewBox="{left:g} {top:g} {view_width:g} {view_height:g}" '
             f"{size} font-family='{fonts.TEXT}'>"
@@ -719,6 +725,17 @@ def tick_for(width: float, depth: float, unit: str = "inch") -> float:
 
 
 @dataclass(frozen=True)
+class Board:
+    """A map's table alone, for a picture: its drawing (filling its box), its size in inches, and what one inch of
+    the picture is ("an inch" of the table, "a grid square")."""
+
+    svg: Markup
+    width_in: float
+    height_in: float
+    per: str
+
+
+@dataclass(frozen=True)
 class TableView:
     """What a system's table map is drawn from, kept by its Prepared so each side's orders draw their own map."""
 
@@ -729,6 +746,14 @@ class TableView:
     edges: bool = False
     unit: str = "inch"
     turn_word: str = "turn"  # what a reinforcement's `turn` counts: Fireteam's are passes through the deck
+
+    def board(self) -> Board:
+        """The table alone as a picture's drawing, for a virtual tabletop's board: terrain, zones, objectives and
+        reinforcements' entries, not the units' tokens or the planned moves (the players' own pieces move)."""
+        on_table = [dataclasses.replace(side, units=(), moves=()) for side in self.on_table]
+        drawing = table_map(self.battle, on_table, self.sides, self.cover, False, self.unit, turn_word=self.turn_word)
+        table, per_inch = self.battle.table, PER_INCH[self.unit]
+        return Board(drawing.svg(bare=True), table.width / per_inch, table.depth / per_inch, "an inch")
 
     def draw(self, viewer: int | None = None, frame: MapFrame | None = None) -> tuple[Markup, str]:
         """The map as one SVG, and the orientation of its page: the shared map, or side `viewer`'s (its hidden

@@ -340,6 +340,12 @@ class System:
         """A sentence the counter sheet prints over its counters, where they need one: what a mark on them means."""
         return ""
 
+    def board(self, prepared: Prepared):
+        """The table alone for a picture (`muster export --map-png`): a tablemap.Board, from the system's
+        tablemap.TableView where it draws one; None for a scenario without a map."""
+        view = getattr(prepared, "table_view", None)
+        return view.board() if view is not None else None
+
     def side_table(self, prepared: Prepared, index: int, book: bool = False) -> dict:
         """Side `index`'s own map for its orders handout: the table with that side's hidden zones drawn too (a
         system that draws its map from a tablemap.TableView), or the shared map; and its zones in words. In a

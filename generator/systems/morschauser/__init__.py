@@ -103,6 +103,15 @@ class MorschauserModern(System):
     def deck_text(self, deck_data: dict) -> str:
         return deck.deck_text(deck_data, self.rules)
 
+    def board(self, prepared: GridPrepared):
+        """The grid alone, a square an inch of the picture: terrain, contours, objectives, no units (the players'
+        own counters stand on it)."""
+        from ...tablemap import Board
+
+        game = prepared.game
+        drawing = battlefield.grid_map(game, battlefield.terrain_map(game), [], False)
+        return Board(drawing.svg(bare=True), game.grid.columns, game.grid.rows, "a grid square")
+
     def derived_references(self, data) -> dict[str, str]:
         """'{turn.order}': the activation order in words, from the ranks and suits (a house bag has its own);
         '{artillery.effect_words}': the effect roll, "D6: direct fire 5-6 destroys; indirect fire 6 destroys"."""

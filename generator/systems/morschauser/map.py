@@ -637,7 +637,9 @@ class GridMap:
         return "".join(out)
 
     # --- drawing ----------------------------------------------------------------------------
-    def svg(self) -> Markup:
+    def svg(self, bare: bool = False) -> Markup:
+        """The map as one SVG: the grid in its margin of coordinates (and the edges' names); or, `bare`, the grid
+        alone, filling whatever box holds it (a board picture for a virtual tabletop)."""
         labels = self._labels_svg()
         houses = "".join(drawn for _, drawn in self.trees + self.houses)
         trenches = self._trenches_svg()
@@ -647,9 +649,13 @@ class GridMap:
         out = m + self.band
         width_mm, height_mm = self.size_mm()
         edges = edge_names(-m, -m, W + m, H + m, round(self.coord_size(), 2)) if self.edges else ""
+        view = f"{-out:g} {-out:g} {vw:g} {vh:g}"
+        size = f'width="{width_mm:.1f}mm" height="{height_mm:.1f}mm"'
+        if bare:  # the coordinates and edges' names lie outside the grid: the picture's edge cuts them off
+            view, size, edges = f"0 0 {W:g} {H:g}", 'width="100%" height="100%"', ""
         return Markup(
-            f'<svg xmlns="http://www.w3.org/2000/svg" class="map grid-map" viewBox="{-out:g} {-out:g} {vw:g} {vh:g}" '
-            f'width="{width_mm:.1f}mm" height="{height_mm:.1f}mm" font-family=\'{fonts.TEXT}\'>'
+            f'<svg xmlns="http://www.w3.org/2000/svg" class="map grid-map" viewBox="{view}" '
+            f"{size} font-family='{fonts.TEXT}'>"
             f"<defs>{PATTERN_DEFS}</defs>"
             f'<rect x="0" y="0" width="{W:g}" height="{H:g}" fill="{HILL_FILLS[0]}"/>'
             f"{hill_squares(self.levels, self.S)}{''.join(self.areas)}{trenches}{houses}"
