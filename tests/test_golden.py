@@ -24,7 +24,8 @@ def _same(name: str, file: str, text: str) -> None:
 
 @pytest.mark.parametrize("name", golden.examples())
 def test_example_matches_its_golden_output(name, built):
-    """Odds and deck JSON, the pack's and cards' HTML and every PDF page's text are as the goldens hold them."""
+    """Odds and deck JSON, the pack's, cards', counters' and orders handouts' HTML and every PDF page's text
+    are as the goldens hold them."""
     assert (golden.GOLDEN / name).is_dir(), f"no golden output for {name}: run `make golden`"
     pack, cards = built(name)
     for file, text in golden.outputs(name, pack, cards).items():

@@ -2,7 +2,8 @@
 
 For each scenarios/NAME.yaml, tests/golden/NAME/ holds the odds and deck JSON the command line prints
 (the deck as the command's exit status and message where a system has none), the rendered HTML of the
-pack and the cards, and the text of every page of both PDFs. Refresh only with `make golden`, and read
+pack, the cards, the counters and each side's orders handout, and the text of every page of the pack's and the
+cards' PDFs. Refresh only with `make golden`, and read
 `git diff tests/golden` before committing it: every change there must be one a commit message explains.
 """
 
@@ -30,15 +31,22 @@ def command_output(*args: str) -> str:
 
 
 def html_outputs(name: str) -> dict[str, str]:
-    """The pack's and the cards' HTML, as `muster build` renders them with default options."""
+    """The pack's, the cards' and the counters' HTML and each side's orders handout's, as `muster build` renders
+    them with default options."""
     from generator import build
+    from generator.rendering import render
 
     scenario = build.load(SCENARIOS / f"{name}.yaml")
     options = build.Options()
     seed = build.choose_seed(scenario, options.seed)
     pack, sheet = build.compute(scenario, seed, options)
     pack_html, cards_html = build.render_html(scenario, pack, sheet)
-    return {"pack.html": pack_html, "cards.html": cards_html}
+    out = {"pack.html": pack_html, "cards.html": cards_html}
+    if sheet.get("counters"):
+        out["counters.html"] = render("counters.html", **sheet["counters"])
+    for suffix, html in build.orders_html(scenario, pack):
+        out[f"{suffix.lstrip('-')}.html"] = html
+    return out
 
 
 def pdf_text(path: Path) -> str:
