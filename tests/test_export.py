@@ -170,3 +170,13 @@ def test_a_scenario_with_problems_or_an_unwritable_folder_leaves_nothing_written
     result = muster("export", SCENARIOS / "bridge.yaml", "--map-png", "--out", blocked)
     assert result.code == 1
     assert "cannot make the folder" in result.err and "Traceback" not in result.err
+
+
+def test_a_grid_maps_picture_names_its_squares_where_its_margin_of_coordinates_was():
+    """A print-shop reader of hill-112-map.png: the grid had no row or column labels, and the cards place units
+    by square ("C7"). Without its margin, each square's name is written in its corner."""
+    scenario = load(SCENARIOS / "hill-112.yaml")
+    board = scenario.system.board(scenario.system.prepare(scenario, 0))
+    svg = str(board.svg)
+    assert ">A1<" in svg and ">L10<" in svg and ">C7<" in svg
+    assert (board.width_in, board.height_in, board.per) == (12, 10, "a grid square")

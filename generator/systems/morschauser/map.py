@@ -25,7 +25,7 @@ from .looks import (
     trench_svg,
 )
 from .relief import contour_lines, hill_squares
-from .squares import FACING_VECTORS, grid_lines
+from .squares import FACING_VECTORS, grid_lines, square_names
 
 # A grid game's map: squares lettered by column and numbered by row, terrain per square, paths
 # (roads, rivers) through square centres, contour lines between hill levels, and unit markers.
@@ -651,8 +651,14 @@ class GridMap:
         edges = edge_names(-m, -m, W + m, H + m, round(self.coord_size(), 2)) if self.edges else ""
         view = f"{-out:g} {-out:g} {vw:g} {vh:g}"
         size = f'width="{width_mm:.1f}mm" height="{height_mm:.1f}mm"'
-        if bare:  # the coordinates and edges' names lie outside the grid: the picture's edge cuts them off
-            view, size, edges = f"0 0 {W:g} {H:g}", 'width="100%" height="100%"', ""
+        if bare:
+            # the coordinates and edges' names lie outside the grid, where the picture's edge cuts them off: each
+            # square's name is written small in its corner instead (the cards place units by square: "C7")
+            view, size, edges = (
+                f"0 0 {W:g} {H:g}",
+                'width="100%" height="100%"',
+                square_names(self.columns, self.rows, self.S),
+            )
         return Markup(
             f'<svg xmlns="http://www.w3.org/2000/svg" class="map grid-map" viewBox="{view}" '
             f"{size} font-family='{fonts.TEXT}'>"

@@ -51,6 +51,18 @@ def grid_lines(columns: int, rows: int, S: float, font_size: float) -> str:
     return "".join(lines)
 
 
+def square_names(columns: int, rows: int, S: float) -> str:
+    """Every square's name ("A1" top left, letters across, numbers down) small in its top-left corner, for a map
+    drawn without its margin of coordinates."""
+    fs = S * 0.13
+    return "".join(
+        f'<text x="{c * S + S * 0.05:g}" y="{r * S + fs * 1.05:.2f}" font-size="{fs:.2f}" fill="#1a1a1a" '
+        f'fill-opacity="0.6">{column_letter(c)}{r + 1}</text>'
+        for c in range(columns)
+        for r in range(rows)
+    )
+
+
 @dataclass(frozen=True)
 class Block:
     """A block of squares as written, "B2:D4" (or one square, "C4"), kept as its two corners.
