@@ -220,7 +220,7 @@ def test_a_zone_on_a_hill_is_hatched_over_it_and_a_named_zone_is_labelled_inside
 
 def test_a_strip_deeper_than_the_table_is_refused(tmp_path, muster):
     """A new user's trial: {edge: north, depth: 200} on a 150 x 100 cm table built, the whole table hatched."""
-    path, text = _warspike(tmp_path, "{name: War band, rect: [36, 18, 48, 16]}", "{edge: north, depth: 100}")
+    path, text = _warspike(tmp_path, "{name: Ridge line, rect: [36, 18, 48, 16]}", "{edge: north, depth: 100}")
     result = muster("validate", path)
     assert result.code == 1
     assert "deployment[0].depth: a strip 100 cm deep from the north edge reaches past the south edge" in result.err
