@@ -94,7 +94,7 @@ def pod_layout(card_size: str) -> cards.Layout:
     return cards.Layout(width + 2 * bleed, height + 2 * bleed, width, height, 1, 1, bleed)
 
 
-def print_on_demand(scenario, options: Options) -> dict[str, str | bytes]:
+def print_on_demand(scenario, options: Options) -> dict[str, bytes]:
     """NAME-fronts.pdf and NAME-backs.pdf (one card a page, backs in the fronts' order) and a 300 dpi PNG of each
     front, named in deck order, and of the back, under print-on-demand/."""
     system = scenario.system
@@ -114,7 +114,7 @@ def print_on_demand(scenario, options: Options) -> dict[str, str | bytes]:
         html = render_html_cards(scenario, {**sheet, "layout": layout, "pages": pages, "pod": True})
         rendered[label] = to_pdf(scenario, _dated(html), options.card_size, variant=POD_VARIANT)
         out[f"{POD}/{name}-{label}.pdf"] = rendered[label]
-    width = len(str(len(fronts)))
+    width = max(2, len(str(len(fronts))))  # card-01 ... card-99, card-001 past them: sorted by name, in deck order
     for index, png in enumerate(page_pngs(rendered["fronts"], POD_DPI)):
         out[f"{POD}/{name}-card-{index + 1:0{width}d}.png"] = png
     out[f"{POD}/{name}-back.png"] = page_pngs(rendered["backs"], POD_DPI, pages=[0])[0]
