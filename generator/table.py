@@ -237,6 +237,18 @@ class OnTable:
         return any(len(a) != len(b) for a, b in zip(self.marks(), shared))
 
 
+def places_anything(sides: list[dict], units: str) -> bool:
+    """Whether any side of a validated scenario puts something on a map: a deployment, reinforcements, planned moves
+    or a starting point on one of its `units` (a system whose map is optional then draws one on its default table:
+    reinforcements given alone were neither drawn nor checked, and their words under no map had no table to read)."""
+    for side in sides:
+        if side.get("deployment") or side.get("reinforcements") or side.get("moves"):
+            return True
+        if any(getattr(unit, "at", None) is not None for unit in side.get(units) or []):
+            return True
+    return False
+
+
 def zones(deployment) -> list[Zone]:
     """A side's deployment as zones: one rectangle written alone is one zone."""
     if not deployment:

@@ -281,3 +281,30 @@ def test_a_secret_move_is_marked_secret_on_its_sides_map_and_in_the_words_under_
     view = race.system.prepare(race, 0).table_view
     drawing = tablemap.table_map(view.battle, view.on_table, view.sides, viewer=1)
     assert "Gruppe 1 rushes the bridge (secret)" in {p.label.text for p in drawing.place_labels()}
+
+
+@pytest.mark.parametrize("example", ["vesta-relay.yaml", "warspike-hold-the-ford.yaml"])
+def test_marks_alone_give_a_map_on_the_default_table_and_are_checked_on_it(example, tmp_path, muster):
+    """Reading the change back: a Para Bellum or WarSpike side's reinforcements, moves or units' starting points
+    given with no table, terrain, zones or objectives were neither drawn nor checked, and the words under the map
+    read a table there was none of (a crash). Such a scenario is drawn on the default table, and its marks are
+    checked on it."""
+    import yaml
+
+    data = yaml.safe_load((SCENARIOS / example).read_text(encoding="utf-8"))
+    for key in ("table", "terrain", "objectives"):
+        data.pop(key, None)
+    for side in data["sides"]:
+        side.pop("deployment", None)
+        side.pop("reinforcements", None)
+    data["sides"][0]["reinforcements"] = [{"name": "Relief", "at": [0, 20], "turn": 2}]
+    path = tmp_path / "alone.yaml"
+    path.write_text(yaml.safe_dump(data, sort_keys=False, allow_unicode=True), encoding="utf-8")
+    result = muster("build", path, "--out", tmp_path / "out")
+    assert result.code == 0, result.err
+    text = _text(tmp_path / "out" / "alone" / "alone.pdf")
+    assert "its reinforcements: Relief on turn 2, on the west edge, 20" in text or "has reinforcements: Relief" in text
+    data["sides"][0]["reinforcements"][0]["at"] = [400, 20]
+    path.write_text(yaml.safe_dump(data, sort_keys=False, allow_unicode=True), encoding="utf-8")
+    result = muster("validate", path)
+    assert result.code == 1 and "sides[0].reinforcements[0].at: reaches" in result.err

@@ -18,6 +18,7 @@ from ...table import (
     Feature,
     Objective,
     TableSize,
+    places_anything,
 )
 
 DISCIPLINE = "discipline"
@@ -105,7 +106,8 @@ class Setup(Model):
     table: TableSize | None = key(
         Typed(TableSize),
         "The table's size in inches; the pack then prints a map of it. Omitted, a scenario with terrain, "
-        "objectives or deployment zones is drawn on 72 x 48 inches.",
+        "objectives, deployment zones, reinforcements, planned moves or units' starting points is drawn on 72 x 48 "
+        "inches.",
         default=None,
     )
     terrain: list = key(
@@ -118,8 +120,6 @@ class Setup(Model):
         """The Para Bellum keys of a validated scenario; a map's table defaulted where terrain, objectives or a
         deployment zone needs one."""
         setup = cls.from_clean(scenario.data)
-        if setup.table is None and (
-            setup.terrain or setup.objectives or any(side.get("deployment") for side in scenario.sides)
-        ):
+        if setup.table is None and (setup.terrain or setup.objectives or places_anything(scenario.sides, "units")):
             setup = replace(setup, table=DEFAULT_TABLE)
         return setup

@@ -19,6 +19,7 @@ from ...table import (
     Feature,
     Objective,
     TableSize,
+    places_anything,
 )
 from .models import Rules
 
@@ -136,7 +137,8 @@ class Settings(Model):
     table: TableSize | None = key(
         Typed(TableSize),
         "The table's size in the scenario's distance unit; the pack then prints a map of it. Omitted, a scenario "
-        "with terrain, objectives or deployment zones is drawn on 72 x 48 inches (180 x 120 cm).",
+        "with terrain, objectives, deployment zones, reinforcements, planned moves or Units' starting points is "
+        "drawn on 72 x 48 inches (180 x 120 cm).",
         default=None,
     )
     terrain: list = key(
@@ -151,7 +153,7 @@ class Settings(Model):
         """The WarSpike keys of a validated scenario, the game's length defaulted from the rule data."""
         settings = cls.from_clean(scenario.data)
         if settings.table is None and (
-            settings.terrain or settings.objectives or any(side.get("deployment") for side in scenario.sides)
+            settings.terrain or settings.objectives or places_anything(scenario.sides, "units")
         ):
             settings = replace(settings, table=DEFAULT_TABLE[settings.distance_unit])
         return settings if settings.turns is not None else replace(settings, turns=rules.turn.default_turns)
