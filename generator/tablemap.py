@@ -368,8 +368,12 @@ class TableMap:
             y = min(max(y, half), self.depth - half)
         else:
             x = min(max(x, half), self.width - half)
-        length = fs * 3.2
-        tail = (x, y) if edge[1] <= fs * 0.5 else (x - dx * length, y - dy * length)
+        length, distance = fs * 3.2, edge[1]
+        if distance <= fs * 0.5:  # on the edge: the tail there, the head inside
+            tail = (x, y)
+        else:  # inside: the head on the point, the tail toward the edge, never past it
+            length = min(length, max(distance, fs * 1.2))
+            tail = (x - dx * length, y - dy * length)
         arrow = _broad_arrow(tail, (dx, dy), length, fs)
         self.marks.append(
             f'<polygon points="{points(arrow)}" fill="{colour}" stroke="#000" stroke-width="{0.1 * self.k:g}" '

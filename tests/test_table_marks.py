@@ -308,3 +308,13 @@ def test_marks_alone_give_a_map_on_the_default_table_and_are_checked_on_it(examp
     path.write_text(yaml.safe_dump(data, sort_keys=False, allow_unicode=True), encoding="utf-8")
     result = muster("validate", path)
     assert result.code == 1 and "sides[0].reinforcements[0].at: reaches" in result.err
+
+
+def test_a_reinforcement_just_inside_the_table_keeps_its_arrow_on_it():
+    """Reading the change back: a point an inch in from an edge drew its arrow's tail a full arrow's length back
+    from it, off the table."""
+    drawing = tablemap.TableMap(72, 48)
+    drawing.reinforcement(1.5, 20, "#b0352b", "Relief")
+    corners = [tuple(map(float, p.split(","))) for p in re.search(r'points="([^"]+)"', drawing.marks[0])[1].split()]
+    assert min(x for x, _ in corners) >= -1e-6, corners
+    assert max(x for x, _ in corners) == pytest.approx(1.5, abs=1e-6)  # its head on the point
