@@ -269,8 +269,15 @@ def render_pdf(
         global weasyprint_cpu
         start = time.process_time()
         with _document_id(html if variant else None):
+            # a PDF/X file names the colour its numbers mean, an output intent: WeasyPrint's sRGB profile (the pages
+            # are RGB; without one, the PDF/X keys stood over a file with no output intent at all)
+            intent = "srgb" if variant and variant.startswith("pdf/x") else None
             data = laid_out.write_pdf(
-                pdf_tags=tags, uncompressed_pdf=False, pdf_version=pdf_version, pdf_variant=variant
+                pdf_tags=tags,
+                uncompressed_pdf=False,
+                pdf_version=pdf_version,
+                pdf_variant=variant,
+                output_intent=intent,
             )
         weasyprint_cpu += time.process_time() - start
         pages = len(laid_out.pages)

@@ -11,12 +11,23 @@ unless every file is made.
 
 from __future__ import annotations
 
+import contextlib
+import glob
 import io
 from dataclasses import dataclass, replace
 from pathlib import Path
 
 from . import cards
-from .build import Options, card_sheet, choose_seed, common_context, load, render_html_cards, to_pdf
+from .build import (
+    Options,
+    card_sheet,
+    choose_seed,
+    common_context,
+    load,
+    refuse_unused_house_rules,
+    render_html_cards,
+    to_pdf,
+)
 from .errors import InputProblems, RenderError, UsageError, quoted
 from .files import own_folder, write_together
 from .rendering import render
@@ -62,20 +73,34 @@ def export(path: str, out_dir: str, wanted: Wanted, options: Options) -> list[Pa
     )
     if problems:
         raise InputProblems(problems)
-    folder = own_folder(Path(out_dir) / name)
+    # a house-rules file for another system than the scenario's is the wrong club file, as build says
+    refuse_unused_house_rules(dict(options.house_rules), {results.pop(SYSTEM)})
+    target = Path(out_dir) / name
+    made = [folder for folder in (target, target / POD) if not folder.exists()]
+    folder = own_folder(target)
     outputs = {folder / relative: data for relative, data in results.items()}
-    for sub in {target.parent for target in outputs}:
-        own_folder(sub)
-    write_together(outputs)
+    try:
+        for sub in {file.parent for file in outputs}:
+            own_folder(sub)
+        write_together(outputs)
+    except RenderError:
+        for empty in reversed(made):  # nothing written: no folder left behind for it either
+            with contextlib.suppress(OSError):
+                empty.rmdir()
+        raise
     if wanted.print_on_demand:
-        _drop_stale(folder / POD, set(outputs))
+        _drop_stale(folder / POD, name, set(outputs))
     return sorted(outputs)
 
 
-def _make(job: tuple[str, Wanted, Options]) -> dict[str, bytes]:
+SYSTEM = ""  # the key of _make's result that holds the scenario's system id, not a file
+
+
+def _make(job: tuple[str, Wanted, Options]) -> dict[str, bytes | str]:
+    """Every wanted file's bytes by its path under NAME/, and the scenario's system id under SYSTEM."""
     path, wanted, options = job
     scenario = load(path, dict(options.house_rules))
-    out: dict[str, bytes] = {}
+    out: dict[str, bytes | str] = {SYSTEM: scenario.system.id}
     if wanted.print_on_demand:
         out.update(print_on_demand(scenario, options))
     if wanted.map_png:
@@ -152,9 +177,10 @@ def page_pngs(pdf: bytes, dpi: float, pages: list[int] | None = None) -> list[by
         document.close()
 
 
-def _drop_stale(folder: Path, kept: set[Path]) -> None:
-    """Remove card pictures an earlier export left that this one did not make (a deck that has lost cards)."""
-    for old in folder.glob("*.png"):
+def _drop_stale(folder: Path, name: str, kept: set[Path]) -> None:
+    """Remove card pictures an earlier export of this scenario left that this one did not make (a deck that has
+    lost cards); no other file of the folder (a user's own picture there was deleted with them)."""
+    for old in folder.glob(f"{glob.escape(name)}-card-*.png"):
         if old not in kept and old.is_file() and not old.is_symlink():
             old.unlink(missing_ok=True)
 

@@ -52,9 +52,14 @@ def test_print_on_demand_pages_are_the_card_plus_bleed_with_trim_and_bleed_boxes
         # the trim sits 3 mm in from every edge of the page
         assert _mm(page.trimbox.left) - _mm(page.mediabox.left) == pytest.approx(BLEED, abs=0.1)
         assert _mm(page.mediabox.top) - _mm(page.trimbox.top) == pytest.approx(BLEED, abs=0.1)
-    # PDF/X-4, as WeasyPrint writes it: the file says it is for print exchange
+    # PDF/X-4, as WeasyPrint writes it: the file says it is for print exchange, and (a new user's trial: it had
+    # none) names the colour its numbers mean, an sRGB output intent
     assert fronts.metadata.get("/Trapped") == "/False"
     assert b"GTS_PDFX" in (bridge_pod / "print-on-demand" / "bridge-fronts.pdf").read_bytes()
+    for document in (fronts, backs):
+        intents = document.trailer["/Root"]["/OutputIntents"]
+        assert [intent.get_object()["/S"] for intent in intents] == ["/GTS_PDFX"]
+        assert "RGB" in str(intents[0].get_object()["/OutputConditionIdentifier"])
 
 
 def _front_count(name: str) -> int:
@@ -180,3 +185,42 @@ def test_a_grid_maps_picture_names_its_squares_where_its_margin_of_coordinates_w
     svg = str(board.svg)
     assert ">A1<" in svg and ">L10<" in svg and ">C7<" in svg
     assert (board.width_in, board.height_in, board.per) == (12, 10, "a grid square")
+
+
+def test_an_export_again_removes_its_own_old_card_pictures_and_nothing_else(tmp_path, muster):
+    """A new user's trial: exporting again deleted every PNG in print-on-demand/ it had not made, the club's
+    own logo among them. It removes only this scenario's card pictures a smaller deck no longer has."""
+    out = tmp_path / "out"
+    assert muster("export", SCENARIOS / "bridge.yaml", "--print-on-demand", "--out", out).code == 0
+    folder = out / "bridge" / "print-on-demand"
+    for keep in ("club logo.png", "other-card-01.png"):
+        (folder / keep).write_bytes(b"not ours")
+    (folder / "bridge-card-99.png").write_bytes(b"an old card")
+    assert muster("export", SCENARIOS / "bridge.yaml", "--print-on-demand", "--out", out).code == 0
+    assert (folder / "club logo.png").exists() and (folder / "other-card-01.png").exists()
+    assert not (folder / "bridge-card-99.png").exists() and (folder / "bridge-card-01.png").exists()
+
+
+def test_house_rules_for_another_system_are_refused(tmp_path, muster):
+    """A new user's trial: a WarSpike house-rules file exported a Fireteam scenario without a word (build refuses
+    it: the wrong club file)."""
+    rules = tmp_path / "house.yaml"
+    result = muster("rules", "warspike")
+    rules.write_text(result.out, encoding="utf-8")
+    result = muster(
+        "export", SCENARIOS / "bridge.yaml", "--map-png", "--dpi", "10", "--house-rules", rules, "--out", tmp_path
+    )
+    assert result.code == 2, result.err
+    assert "holds house rules for warspike" in result.err
+    assert not (tmp_path / "bridge").exists()
+
+
+def test_a_write_that_fails_leaves_no_folder_behind(tmp_path, muster):
+    """A new user's trial: with NAME-map.png a folder in the way, the export failed (exit 1) but left an empty
+    print-on-demand/ behind, against "nothing is written"."""
+    (tmp_path / "bridge" / "bridge-map.png").mkdir(parents=True)
+    result = muster(
+        "export", SCENARIOS / "bridge.yaml", "--print-on-demand", "--map-png", "--dpi", "10", "--out", tmp_path
+    )
+    assert result.code == 1 and "bridge-map.png" in result.err
+    assert not (tmp_path / "bridge" / "print-on-demand").exists()
