@@ -466,9 +466,11 @@ def _deck(
     path: str, seed: int | None, passes: int | None, as_json: bool, houses: dict[str, str]
 ) -> tuple[list[Problem], str]:
     """In a limited child: the scenario's warnings and its deck or schedule as text or JSON."""
-    from .build import choose_seed, load
+    from .build import choose_seed, load, refuse_unused_house_rules
 
     scenario = load(path, houses)
+    # the wrong club file is said, as build and export say it, rather than a deck drawn by the rules as written
+    refuse_unused_house_rules(houses, {scenario.system.id})
     most = scenario.system.most_passes()
     if passes is not None and most is not None and not 1 <= passes <= most[0]:
         raise UsageError(f"--passes {passes}: {scenario.system.title} plays 1 to {most[0]} {most[1]}")

@@ -201,20 +201,6 @@ def test_an_export_again_removes_its_own_old_card_pictures_and_nothing_else(tmp_
     assert not (folder / "bridge-card-99.png").exists() and (folder / "bridge-card-01.png").exists()
 
 
-def test_house_rules_for_another_system_are_refused(tmp_path, muster):
-    """A new user's trial: a WarSpike house-rules file exported a Fireteam scenario without a word (build refuses
-    it: the wrong club file)."""
-    rules = tmp_path / "house.yaml"
-    result = muster("rules", "warspike")
-    rules.write_text(result.out, encoding="utf-8")
-    result = muster(
-        "export", SCENARIOS / "bridge.yaml", "--map-png", "--dpi", "10", "--house-rules", rules, "--out", tmp_path
-    )
-    assert result.code == 2, result.err
-    assert "holds house rules for warspike" in result.err
-    assert not (tmp_path / "bridge").exists()
-
-
 def test_a_write_that_fails_leaves_no_folder_behind(tmp_path, muster):
     """A new user's trial: with NAME-map.png a folder in the way, the export failed (exit 1) but left an empty
     print-on-demand/ behind, against "nothing is written"."""

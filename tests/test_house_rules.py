@@ -823,10 +823,16 @@ def test_house_rules_for_a_system_no_scenario_plays_are_refused_not_ignored(tmp_
     """A new user's trial: `muster build bridge.yaml --house-rules ws.yaml` (WarSpike house rules for a Fireteam
     scenario) printed the pack without them and said nothing, and `validate` called the file valid, while `muster
     odds` refused the same file. Build and validate refuse it too, before writing anything; a file that one of
-    the scenarios given plays is used as before."""
+    the scenarios given plays is used as before. (Issue 16's trial: `export` and `deck` took it without a word.)"""
     wrong = _write(tmp_path, "ws.yaml", "system: warspike\ntitle: Aller club\n")
     out = tmp_path / "out"
-    for command in (["build", SCENARIOS / "bridge.yaml", "--out", out], ["validate", SCENARIOS / "bridge.yaml"]):
+    bridge = SCENARIOS / "bridge.yaml"
+    for command in (
+        ["build", bridge, "--out", out],
+        ["validate", bridge],
+        ["export", bridge, "--map-png", "--dpi", "10", "--out", out],
+        ["deck", bridge],
+    ):
         result = muster(*command, "--house-rules", wrong)
         assert result.code == 2 and "Traceback" not in result.err, result.err
         assert f"{wrong} holds house rules for warspike, and no scenario given is a warspike scenario" in result.err
