@@ -55,12 +55,17 @@ def square_names(columns: int, rows: int, S: float) -> str:
     """Every square's name ("A1" top left, letters across, numbers down) small in its top-left corner, for a map
     drawn without its margin of coordinates."""
     fs = S * 0.13
-    return "".join(
-        f'<text x="{c * S + S * 0.05:g}" y="{r * S + fs * 1.05:.2f}" font-size="{fs:.2f}" fill="#1a1a1a" '
-        f'fill-opacity="0.6">{column_letter(c)}{r + 1}</text>'
-        for c in range(columns)
-        for r in range(rows)
-    )
+    out = []
+    for c in range(columns):
+        for r in range(rows):
+            at = f'x="{c * S + S * 0.05:g}" y="{r * S + fs * 1.05:.2f}" font-size="{fs:.2f}"'
+            name = f"{column_letter(c)}{r + 1}"
+            # a white halo first, then the name (WeasyPrint ignores paint-order): readable over woods and hatching
+            out.append(
+                f'<text {at} fill="#ffffff" stroke="#ffffff" stroke-width="{fs * 0.3:.2f}" stroke-linejoin="round">'
+                f'{name}</text><text {at} fill="#1a1a1a" fill-opacity="0.75">{name}</text>'
+            )
+    return "".join(out)
 
 
 @dataclass(frozen=True)
