@@ -21,6 +21,7 @@ from . import cards
 from .build import (
     Options,
     card_sheet,
+    check_card_size,
     choose_seed,
     common_context,
     load,
@@ -123,11 +124,14 @@ def print_on_demand(scenario, options: Options) -> dict[str, bytes]:
     """NAME-fronts.pdf and NAME-backs.pdf (one card a page, backs in the fronts' order) and a 300 dpi PNG of each
     front, named in deck order, and of the back, under print-on-demand/."""
     system = scenario.system
+    check_card_size(system, options.card_size)  # a size the system does not print is refused, as build refuses it
     prepared = system.prepare(scenario, choose_seed(scenario, options.seed))
     options = replace(options, bleed=True, fronts_only=False)
     sheet = card_sheet(prepared, common_context(prepared, options), options)
     layout = pod_layout(options.card_size)
     fronts = [slot["card"] for page in sheet["pages"] if page["face"] == "front" for slot in page["slots"]]
+    if not fronts:
+        raise RenderError(f"{scenario.doc.file}: the scenario has no cards to export")
     back = next(slot["card"] for page in sheet["pages"] if page["face"] == "back" for slot in page["slots"])
     front_pages = [_one(card, "front", number, layout) for number, card in enumerate(fronts, 1)]
     back_pages = [_one(back, "back", number, layout) for number in range(1, len(fronts) + 1)]
@@ -188,6 +192,15 @@ def _drop_stale(folder: Path, name: str, kept: set[Path]) -> None:
 # --- the map as a picture --------------------------------------------------------------------------------------
 
 
+def most_dpi(width_in: float, height_in: float) -> int:
+    """The highest --dpi whose picture of a table this size stays within MOST_PIXELS, each side rounded to whole
+    pixels as the picture is (the bound's own square root could still round over it: 12 x 166 cm at 509)."""
+    most = int((MOST_PIXELS / (width_in * height_in)) ** 0.5)
+    while most > 1 and round(width_in * most) * round(height_in * most) > MOST_PIXELS:
+        most -= 1
+    return most
+
+
 def map_png(scenario, options: Options, dpi: int) -> dict[str, bytes]:
     """NAME-map.png: the table alone at `dpi` pixels an inch, or a grid square; a scenario without a map has none
     to give (refused, saying so)."""
@@ -198,7 +211,7 @@ def map_png(scenario, options: Options, dpi: int) -> dict[str, bytes]:
         raise RenderError(f"{scenario.doc.file}: the scenario has no map to export (give it a `table` or terrain)")
     width_px, height_px = round(board.width_in * dpi), round(board.height_in * dpi)
     if width_px * height_px > MOST_PIXELS:
-        most = int((MOST_PIXELS / (board.width_in * board.height_in)) ** 0.5)
+        most = most_dpi(board.width_in, board.height_in)
         raise UsageError(
             f"the map of {scenario.doc.file} at {dpi} pixels {board.per} would be {width_px:,} x {height_px:,} "
             f"pixels, more than {MOST_PIXELS:,}: give --dpi {most} or less"

@@ -371,9 +371,11 @@ class TableMap:
         length, distance = fs * 3.2, edge[1]
         if distance <= fs * 0.5:  # on the edge: the tail there, the head inside
             tail = (x, y)
-        else:  # inside: the head on the point, the tail toward the edge, never past it
+        else:  # inside: the head on the point, the tail toward the edge and never past it (a point nearer the
+            # edge than a head's length has its tail on the edge, its head a little past the point)
             length = min(length, max(distance, fs * 1.2))
-            tail = (x - dx * length, y - dy * length)
+            back = min(length, distance)
+            tail = (x - dx * back, y - dy * back)
         arrow = _broad_arrow(tail, (dx, dy), length, fs)
         self.marks.append(
             f'<polygon points="{points(arrow)}" fill="{colour}" stroke="#000" stroke-width="{0.1 * self.k:g}" '

@@ -210,3 +210,16 @@ def test_a_write_that_fails_leaves_no_folder_behind(tmp_path, muster):
     )
     assert result.code == 1 and "bridge-map.png" in result.err
     assert not (tmp_path / "bridge" / "print-on-demand").exists()
+
+
+def test_the_most_dpi_offered_fits_within_the_bound_once_rounded():
+    """A code review: --dpi 509 was offered for a 12 x 166 cm table, and its picture, each side rounded to whole
+    pixels, was over 80 million pixels."""
+    from generator.export import MOST_PIXELS, most_dpi
+
+    for width_cm, depth_cm in ((12, 166), (480, 480), (120, 90), (13, 479)):
+        width, depth = width_cm / 2.54, depth_cm / 2.54
+        dpi = most_dpi(width, depth)
+        assert (
+            round(width * dpi) * round(depth * dpi) <= MOST_PIXELS < round(width * (dpi + 1)) * round(depth * (dpi + 1))
+        ), (width_cm, depth_cm, dpi)

@@ -318,3 +318,31 @@ def test_a_reinforcement_just_inside_the_table_keeps_its_arrow_on_it():
     corners = [tuple(map(float, p.split(","))) for p in re.search(r'points="([^"]+)"', drawing.marks[0])[1].split()]
     assert min(x for x, _ in corners) >= -1e-6, corners
     assert max(x for x, _ in corners) == pytest.approx(1.5, abs=1e-6)  # its head on the point
+
+
+def test_a_reinforcement_nearer_the_edge_than_its_heads_length_keeps_its_tail_on_the_table():
+    """A code review: a point between half and one and a fifth font sizes from an edge still put the tail past it
+    (its arrow kept a head's length)."""
+    for share in (0.6, 0.8, 1.0):
+        drawing = tablemap.TableMap(72, 48)
+        drawing.reinforcement(share * drawing.font, 20, "#b0352b", "Relief")
+        points = re.search(r'points="([^"]+)"', drawing.marks[0])[1].split()
+        assert min(float(p.split(",")[0]) for p in points) >= -1e-6, (share, points)
+
+
+def test_an_orders_handout_of_a_side_with_no_zone_says_what_it_has_not_that_it_deploys(tmp_path, muster):
+    """A code review: a side with only a hidden reinforcement printed "Legio II Augusta deploys has
+    reinforcements: ..." on its orders handout."""
+    path, _ = _write(
+        tmp_path,
+        "warspike-hold-the-ford.yaml",
+        "    deployment: [30, 66, 60, 20]\n",
+        "    orders: March on the ford.\n    reinforcements:\n"
+        "      - {name: Second column, at: [0, 80], turn: 3, hidden: true}\n",
+        "ford.yaml",
+    )
+    out = tmp_path / "out"
+    result = muster("build", path, "--out", out)
+    assert result.code == 0, result.err
+    text = _text(out / "ford" / "ford-orders-legio-ii-augusta.pdf")
+    assert "Legio II Augusta has reinforcements: Second column on turn 3" in text and "deploys has" not in text

@@ -356,13 +356,16 @@ class System:
         view = getattr(prepared, "table_view", None)
         if view is None:
             shared = {"map": getattr(prepared, "map", ""), "map_page": getattr(prepared, "map_page", "portrait")}
-            return {**shared, "deployment": "", "hidden": False}
+            return {**shared, "deployment": "", "deploys": False, "hidden": False}
         from ..tablemap import in_a_frame
 
         svg, page = view.draw(index, in_a_frame() if book else None)
         own = view.on_table[index]
         words = side_words(own, view.battle.table, UNIT_MARKS[view.unit], hidden=True, turn_word=view.turn_word)
-        return {"map": svg, "map_page": page, "deployment": words, "hidden": own.hidden}
+        # the words begin with the zones where the side has any ("deploys within 12″ of..."), else with what it
+        # has ("has reinforcements: ...": "Legio deploys has reinforcements" read as a stutter)
+        deploys = bool(own.marks(viewer=True)[0])
+        return {"map": svg, "map_page": page, "deployment": words, "deploys": deploys, "hidden": own.hidden}
 
     def cards(self, prepared: Prepared, card_size: str) -> list[dict]:
         """One dict per card front, laid out for `card_size` (one of card_sizes); each has `kind` for the card macro."""
