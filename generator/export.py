@@ -101,11 +101,13 @@ def _make(job: tuple[str, Wanted, Options]) -> dict[str, bytes | str]:
     """Every wanted file's bytes by its path under NAME/, and the scenario's system id under SYSTEM."""
     path, wanted, options = job
     scenario = load(path, dict(options.house_rules))
+    # worked out once for both exports (the map and the cards read the same prepared scenario)
+    prepared = scenario.system.prepare(scenario, choose_seed(scenario, options.seed))
     out: dict[str, bytes | str] = {SYSTEM: scenario.system.id}
     if wanted.print_on_demand:
-        out.update(print_on_demand(scenario, options))
+        out.update(print_on_demand(prepared, options))
     if wanted.map_png:
-        out.update(map_png(scenario, options, wanted.dpi))
+        out.update(map_png(prepared, wanted.dpi))
     return out
 
 
@@ -120,12 +122,11 @@ def pod_layout(card_size: str) -> cards.Layout:
     return cards.Layout(width + 2 * bleed, height + 2 * bleed, width, height, 1, 1, bleed)
 
 
-def print_on_demand(scenario, options: Options) -> dict[str, bytes]:
+def print_on_demand(prepared, options: Options) -> dict[str, bytes]:
     """NAME-fronts.pdf and NAME-backs.pdf (one card a page, backs in the fronts' order) and a 300 dpi PNG of each
     front, named in deck order, and of the back, under print-on-demand/."""
-    system = scenario.system
-    check_card_size(system, options.card_size)  # a size the system does not print is refused, as build refuses it
-    prepared = system.prepare(scenario, choose_seed(scenario, options.seed))
+    scenario = prepared.scenario
+    check_card_size(scenario.system, options.card_size)  # a size the system does not print is refused, as build does
     options = replace(options, bleed=True, fronts_only=False)
     sheet = card_sheet(prepared, common_context(prepared, options), options)
     layout = pod_layout(options.card_size)
@@ -201,12 +202,11 @@ def most_dpi(width_in: float, height_in: float) -> int:
     return most
 
 
-def map_png(scenario, options: Options, dpi: int) -> dict[str, bytes]:
+def map_png(prepared, dpi: int) -> dict[str, bytes]:
     """NAME-map.png: the table alone at `dpi` pixels an inch, or a grid square; a scenario without a map has none
     to give (refused, saying so)."""
-    system = scenario.system
-    prepared = system.prepare(scenario, choose_seed(scenario, options.seed))
-    board = system.board(prepared)
+    scenario = prepared.scenario
+    board = scenario.system.board(prepared)
     if board is None:
         raise RenderError(f"{scenario.doc.file}: the scenario has no map to export (give it a `table` or terrain)")
     width_px, height_px = round(board.width_in * dpi), round(board.height_in * dpi)
